@@ -1,0 +1,41 @@
+/**
+ * Which text describes an organization's customers. The contract: the
+ * `customer_description` when the data has one; otherwise the sentences of the
+ * description that speak of customers; otherwise none (no customer vector).
+ */
+
+// Phrases that introduce who an organization sells to or serves.
+const CUSTOMER_CUES = [
+  /\bfor\s+(?:the\s+)?(?:[a-z-]+\s+){0,4}(?:teams?|companies|businesses|brands|retailers|clinics|hospitals|doctors|patients|developers|engineers|enterprises|firms|startups|banks|lenders|merchants|restaurants|schools|students|teachers|universities|governments?|agencies|manufacturers|farmers|consumers|families|parents|people|users|customers|clients|professionals|owners|operators|organizations|landlords|tenants|drivers|shippers|carriers|investors|creators|sellers|buyers|employers|employees|workers|nurses|dentists|pharmacies|insurers|utilities|cities|homeowners|travelers|shops|stores)\b/i,
+  /\b(?:customers?|clients?)\b/i,
+  /\b(?:serves?|serving|sells?\s+to|selling\s+to|used\s+by|trusted\s+by|helps?|helping|enables?|empowers?|built\s+for|designed\s+for|tailored\s+(?:to|for))\b/i,
+  /\b(?:B2B|B2C|SMBs?|small\s+businesses|mid-?sized|enterprises?|fortune\s+500)\b/i,
+];
+
+/** Splits prose into sentences; keeps abbreviations like "Inc." mostly intact. */
+export function splitSentences(text: string): string[] {
+  return text
+    .replace(/\s+/g, " ")
+    .split(/(?<=[.!?])\s+(?=[A-Z0-9"“(])/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+export function customerSentences(description: string): string[] {
+  return splitSentences(description).filter((sentence) => CUSTOMER_CUES.some((cue) => cue.test(sentence)));
+}
+
+/** The text embedded as the customer-base vector, or null when the organization has none. */
+export function customerTextOf(org: { customer_description: string | null; description: string | null }): string | null {
+  const explicit = org.customer_description?.trim();
+  if (explicit) return explicit;
+  const sentences = customerSentences(org.description ?? "");
+  return sentences.length > 0 ? sentences.join(" ") : null;
+}
+
+/** The text embedded as the business-profile vector: name, description and category names. */
+export function profileTextOf(org: { name: string; description: string | null; categories: readonly string[] }, categoryName: (slug: string) => string): string {
+  const parts = [org.name, org.description ?? ""];
+  if (org.categories.length > 0) parts.push(`Categories: ${org.categories.map(categoryName).join(", ")}.`);
+  return parts.filter((p) => p.trim().length > 0).join(". ").replace(/\.\.\s/g, ". ");
+}

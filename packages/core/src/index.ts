@@ -1,0 +1,23 @@
+// Domain: reference data and rules
+export * from "./domain/geo";
+export * from "./domain/metrics";
+export * from "./domain/taxonomy";
+export * from "./domain/embedding-text";
+export { normalizeOrganization } from "./domain/normalize-organization";
+export { assertItemTypes } from "./rules/one-type-rule";
+export * from "./errors";
+// Schemas: the one source of truth for every input and output
+export * from "./schemas/params";
+export * from "./schemas/organization";
+export * from "./schemas/search";
+export * from "./schemas/collections";
+// Ports
+export type * from "./ports/embedder";
+export type * from "./ports/organization-store";
+export type * from "./ports/collection-store";
+// Services
+export { SearchService, toStoreFilter } from "./services/search-service";
+export { OrganizationService, MAX_BULK_ORGANIZATIONS } from "./services/organization-service";
+export { CollectionService } from "./services/collection-service";
+export { encodeCursor, decodeCursor, fingerprint } from "./services/cursor";
+export { assertSameModel } from "./services/model-check";

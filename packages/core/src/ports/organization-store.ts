@@ -1,0 +1,73 @@
+/** Port: where organizations and their vectors live (embedded or Elasticsearch adapter). */
+import type { EmployeeRange, FundingStage } from "../domain/metrics";
+import type { Organization } from "../schemas/organization";
+
+/** Which of an organization's two vectors a search compares against. */
+export type VectorKind = "profile" | "customer";
+
+export interface OrganizationRecord {
+  organization: Organization;
+  /** Business-profile vector (always present). */
+  profileVector: Float32Array;
+  /** Customer-base vector, null when the organization has no customer text. */
+  customerVector: Float32Array | null;
+}
+
+/**
+ * Filters in store terms, already validated and normalized by the core.
+ * Every present field must hold (AND); values inside one field are alternatives (OR).
+ */
+export interface OrganizationFilter {
+  /** Location: the place (HQ, or any office when hqOnly=false) is in one of these countries or subdivisions. */
+  location?: { countries: string[]; subdivisions: string[]; hqOnly: boolean };
+  employeeRanges?: EmployeeRange[];
+  employeesMin?: number;
+  employeesMax?: number;
+  foundedYearMin?: number;
+  foundedYearMax?: number;
+  categories?: string[];
+  fundingStages?: FundingStage[];
+  lastFundingFrom?: string;
+  lastFundingTo?: string;
+  excludeIds?: number[];
+}
+
+export interface VectorQuery {
+  vector: Float32Array;
+  kind: VectorKind;
+  filter: OrganizationFilter;
+  /** Only hits with cosine similarity >= minScore. */
+  minScore?: number;
+  /** Hits to skip, then hits to return; ordered by score desc, id asc. */
+  offset: number;
+  size: number;
+}
+
+export interface ScoredOrganization {
+  organization: Organization;
+  /** Cosine similarity of the query vector and the organization's vector. */
+  score: number;
+}
+
+/** The model a store's vectors were computed with. */
+export interface VectorModel {
+  modelId: string;
+  dimension: number;
+}
+
+export interface OrganizationStore {
+  readonly backend: "embedded" | "elasticsearch";
+  /** The model the stored vectors come from, or null while the store holds none. */
+  vectorModel(): Promise<VectorModel | null>;
+  /** Inserts or replaces by id; all records of a call are written together. */
+  upsert(records: OrganizationRecord[], model: VectorModel): Promise<void>;
+  get(id: number): Promise<Organization | null>;
+  getMany(ids: number[]): Promise<Organization[]>;
+  getVector(id: number, kind: VectorKind): Promise<Float32Array | null>;
+  delete(id: number): Promise<boolean>;
+  count(): Promise<number>;
+  search(query: VectorQuery): Promise<ScoredOrganization[]>;
+  /** True when the backend answers. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

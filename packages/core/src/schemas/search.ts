@@ -1,0 +1,111 @@
+/** Search inputs (filters, paging) and the search response. */
+import { z } from "zod";
+import { isRegionSlug, isSubdivisionCode, normalizeCountry } from "../domain/geo";
+import { EMPLOYEE_RANGES, FUNDING_STAGES } from "../domain/metrics";
+import { categorySlug, OrganizationResult } from "./organization";
+import { boolParam, intParam, isoDate, listParam, numberParam, organizationId } from "./params";
+
+export const MAX_RESULTS_DEPTH = 1000;
+
+const countryCode = z
+  .string()
+  .transform((value, ctx) => {
+    const code = normalizeCountry(value);
+    if (!code) {
+      ctx.addIssue({ code: "custom", message: `unknown country code "${value}" (ISO 3166-1 alpha-2 or alpha-3)`, input: value });
+      return z.NEVER;
+    }
+    return code;
+  })
+  .meta({ description: "ISO 3166-1 alpha-2 (alpha-3 accepted)", example: "FR" });
+
+const regionCode = z
+  .string()
+  .transform((value, ctx) => {
+    if (isRegionSlug(value.toLowerCase())) return value.toLowerCase();
+    if (isSubdivisionCode(value)) return value.toUpperCase();
+    ctx.addIssue({ code: "custom", message: `unknown region "${value}" (UN M49 region slug such as "europe" or ISO 3166-2 code such as "US-CA")`, input: value });
+    return z.NEVER;
+  })
+  .meta({ description: "UN M49 region or sub-region slug, or ISO 3166-2 subdivision code", example: "western-europe" });
+
+const year = () => intParam(z.number().int().min(1600).max(2100));
+
+/** The standard filters and paging every search takes. */
+export const searchFilterShape = {
+  countries: listParam(countryCode).optional().meta({ description: "Headquarters (or any office, with hq_only=false) in one of these countries" }),
+  regions: listParam(regionCode).optional().meta({ description: "UN M49 region slugs or ISO 3166-2 subdivision codes; alternatives to `countries`" }),
+  employee_ranges: listParam(z.enum(EMPLOYEE_RANGES)).optional(),
+  employees_min: intParam(z.number().int().nonnegative()).optional(),
+  employees_max: intParam(z.number().int().nonnegative()).optional(),
+  founded_year_min: year().optional(),
+  founded_year_max: year().optional(),
+  categories: listParam(categorySlug).optional().meta({ description: "Any of these category slugs (GET /v1/categories)" }),
+  funding_stages: listParam(z.enum(FUNDING_STAGES)).optional().meta({ description: "Stage of the latest funding round" }),
+  last_funding_from: isoDate().optional().meta({ description: "Latest round announced on or after this date" }),
+  last_funding_to: isoDate().optional().meta({ description: "Latest round announced on or before this date" }),
+  hq_only: boolParam().default(true).meta({ description: "true: location filters look at the headquarters only; false: at any office" }),
+  exclude_ids: listParam(intParam(z.number().int().positive())).optional().meta({ description: "Organization ids to leave out" }),
+  min_score: numberParam(z.number().min(-1).max(1)).optional().meta({ description: "Floor on similarity.score" }),
+  limit: intParam(z.number().int().min(1).max(100)).default(10),
+  cursor: z.string().max(2000).optional().meta({ description: "next_cursor of the previous page" }),
+};
+
+type FilterFields = {
+  employees_min?: number;
+  employees_max?: number;
+  founded_year_min?: number;
+  founded_year_max?: number;
+  last_funding_from?: string;
+  last_funding_to?: string;
+};
+
+/** min > max is an impossible range: a 400 naming the parameter. */
+function checkRanges(value: FilterFields, ctx: z.RefinementCtx) {
+  const pairs: [keyof FilterFields, keyof FilterFields][] = [
+    ["employees_min", "employees_max"],
+    ["founded_year_min", "founded_year_max"],
+    ["last_funding_from", "last_funding_to"],
+  ];
+  for (const [min, max] of pairs) {
+    const low = value[min];
+    const high = value[max];
+    if (low !== undefined && high !== undefined && low > high) {
+      ctx.addIssue({ code: "custom", path: [min], message: `${min} (${low}) is greater than ${max} (${high})`, input: low });
+    }
+  }
+}
+
+const text = z.string().trim().min(3).max(2000);
+
+export const SimilarToOrganizationInput = z
+  .strictObject({ organization_id: organizationId(), ...searchFilterShape })
+  .superRefine(checkRanges);
+export const SimilarToDescriptionInput = z
+  .strictObject({ description: text.meta({ description: "What the organizations do, in plain words" }), ...searchFilterShape })
+  .superRefine(checkRanges);
+export const SimilarCustomersInput = z
+  .strictObject({
+    organization_customer: text.meta({ description: "Who the customers are, in plain words" }),
+    ...searchFilterShape,
+  })
+  .superRefine(checkRanges);
+
+export type SimilarToOrganizationInput = z.output<typeof SimilarToOrganizationInput>;
+export type SimilarToDescriptionInput = z.output<typeof SimilarToDescriptionInput>;
+export type SimilarCustomersInput = z.output<typeof SimilarCustomersInput>;
+export type SearchFilterInput = Omit<SimilarToDescriptionInput, "description">;
+
+export const SearchResponse = z
+  .object({
+    data: z.array(OrganizationResult),
+    meta: z.object({
+      limit: z.number().int(),
+      next_cursor: z.string().nullable(),
+      took_ms: z.number(),
+      backend: z.enum(["embedded", "elasticsearch"]),
+      model: z.string(),
+    }),
+  })
+  .meta({ id: "SearchResponse" });
+export type SearchResponse = z.infer<typeof SearchResponse>;

@@ -1,0 +1,97 @@
+/** Organization writes and reads: validation, normalization and both vectors. */
+import { customerTextOf, profileTextOf } from "../domain/embedding-text";
+import { normalizeOrganization } from "../domain/normalize-organization";
+import { categoryName } from "../domain/taxonomy";
+import { OrgsimError, type ValidationIssue } from "../errors";
+import type { Embedder } from "../ports/embedder";
+import type { OrganizationRecord, OrganizationStore } from "../ports/organization-store";
+import { type Organization, OrganizationWithId } from "../schemas/organization";
+import { assertSameModel } from "./model-check";
+
+export const MAX_BULK_ORGANIZATIONS = 1000;
+
+export class OrganizationService {
+  constructor(
+    private readonly store: OrganizationStore,
+    private readonly embedder: Embedder,
+  ) {}
+
+  async get(id: number): Promise<Organization> {
+    const organization = await this.store.get(id);
+    if (!organization) throw OrgsimError.notFound("organization", id);
+    return organization;
+  }
+
+  async upsert(input: OrganizationWithId): Promise<Organization> {
+    const [organization] = await this.upsertMany([input]);
+    return organization as Organization;
+  }
+
+  /**
+   * Validates every organization first, then embeds and writes them together:
+   * one invalid organization writes nothing and names its index.
+   */
+  async upsertMany(inputs: unknown[]): Promise<Organization[]> {
+    if (inputs.length > MAX_BULK_ORGANIZATIONS) {
+      throw new OrgsimError("PAYLOAD_TOO_LARGE", `At most ${MAX_BULK_ORGANIZATIONS} organizations a request; got ${inputs.length}`);
+    }
+    const issues: ValidationIssue[] = [];
+    const organizations: Organization[] = [];
+    const seen = new Set<number>();
+    inputs.forEach((raw, index) => {
+      const prefix = inputs.length > 1 ? [index] : [];
+      const parsed = OrganizationWithId.safeParse(raw);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) issues.push({ path: [...prefix, ...issue.path.map(keyOf)], message: issue.message });
+        return;
+      }
+      if (seen.has(parsed.data.id)) issues.push({ path: [...prefix, "id"], message: `organization ${parsed.data.id} appears twice in one request` });
+      seen.add(parsed.data.id);
+      try {
+        organizations.push(normalizeOrganization(parsed.data));
+      } catch (error) {
+        if (!(error instanceof OrgsimError)) throw error;
+        for (const issue of (error.details.issues as ValidationIssue[]) ?? []) issues.push({ ...issue, path: [...prefix, ...issue.path] });
+      }
+    });
+    if (issues.length > 0) {
+      const failing = [...new Set(issues.map((i) => i.path[0]).filter((p): p is number => typeof p === "number"))];
+      const error = OrgsimError.validation(issues);
+      if (inputs.length > 1) error.details.failing_indexes = failing;
+      throw error;
+    }
+    await assertSameModel(this.store, this.embedder);
+    await this.store.upsert(await this.embedAll(organizations), { modelId: this.embedder.modelId, dimension: this.embedder.dimension });
+    return organizations;
+  }
+
+  /** Embeds the profile text of every organization and the customer text of those that have one. */
+  async embedAll(organizations: Organization[]): Promise<OrganizationRecord[]> {
+    const profileVectors = await this.embedder.embed(
+      organizations.map((o) => profileTextOf(o, categoryName)),
+      "document",
+    );
+    const customerTexts = organizations.map(customerTextOf);
+    const withCustomers = customerTexts.flatMap((text, i) => (text ? [i] : []));
+    const customerVectors = await this.embedder.embed(
+      withCustomers.map((i) => customerTexts[i] as string),
+      "document",
+    );
+    const customerByIndex = new Map(withCustomers.map((orgIndex, k) => [orgIndex, customerVectors[k] as Float32Array]));
+    return organizations.map((organization, i) => ({
+      organization,
+      profileVector: profileVectors[i] as Float32Array,
+      customerVector: customerByIndex.get(i) ?? null,
+    }));
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.store.delete(id))) throw OrgsimError.notFound("organization", id);
+  }
+
+  count(): Promise<number> {
+    return this.store.count();
+  }
+}
+
+const keyOf = (key: PropertyKey) => (typeof key === "symbol" ? String(key) : key);
