@@ -3,7 +3,7 @@ export * from "./domain/geo";
 export * from "./domain/metrics";
 export * from "./domain/taxonomy";
 export * from "./domain/embedding-text";
-export { normalizeOrganization } from "./domain/normalize-organization";
+export { normalizeOrganization, organizationIssues } from "./domain/normalize-organization";
 export { assertItemTypes } from "./rules/one-type-rule";
 export * from "./errors";
 // Schemas: the one source of truth for every input and output

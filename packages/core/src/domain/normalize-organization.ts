@@ -3,7 +3,7 @@
  * normalized and checked, derived fields filled, missing fields null.
  */
 import { OrgsimError, type ValidationIssue } from "../errors";
-import type { Organization, OrganizationWithId, PlaceInput } from "../schemas/organization";
+import type { Organization, OrganizationInput, OrganizationWithId, PlaceInput } from "../schemas/organization";
 import { countryName, isSubdivisionCode, normalizeCountry, worldRegionOf } from "./geo";
 import { employeeRangeOf } from "./metrics";
 
@@ -39,6 +39,19 @@ function normalizePlace(place: PlaceInput, path: (string | number)[], issues: Va
 
 export function normalizeOrganization(input: OrganizationWithId): Organization {
   const issues: ValidationIssue[] = [];
+  const organization = { id: input.id, ...normalize(input, issues) };
+  if (issues.length > 0) throw OrgsimError.validation(issues);
+  return organization;
+}
+
+/** What normalizing would refuse (unknown codes, contradictions); the input schema reports these too. */
+export function organizationIssues(input: OrganizationInput): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  normalize(input, issues);
+  return issues;
+}
+
+function normalize(input: OrganizationInput, issues: ValidationIssue[]): Omit<Organization, "id"> {
   const metrics = input.metrics ?? {};
   const foundedYearFromDate = metrics.founded_on ? Number(metrics.founded_on.slice(0, 4)) : null;
   if (metrics.founded_year != null && foundedYearFromDate != null && metrics.founded_year !== foundedYearFromDate) {
@@ -51,11 +64,8 @@ export function normalizeOrganization(input: OrganizationWithId): Organization {
   const funding = metrics.funding;
   const headquarters = input.location?.headquarters ? normalizePlace(input.location.headquarters, ["location", "headquarters"], issues) : null;
   const offices = (input.location?.offices ?? []).map((office, i) => normalizePlace(office, ["location", "offices", i], issues));
-  if (issues.length > 0) throw OrgsimError.validation(issues);
-
   const social = input.contact?.social;
   return {
-    id: input.id,
     name: input.name,
     description: input.description ?? null,
     domain: input.domain?.toLowerCase() ?? null,

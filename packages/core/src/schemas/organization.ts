@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { EMPLOYEE_RANGES, FUNDING_STAGES } from "../domain/metrics";
 import { isCategorySlug } from "../domain/taxonomy";
+import { organizationIssues } from "../domain/normalize-organization";
 import { isoDate } from "./params";
 
 const text = (max: number) => z.string().trim().max(max);
@@ -143,6 +144,10 @@ export const OrganizationInput = z
       })
       .optional(),
     fictional: z.boolean().optional(),
+  })
+  // Codes and cross-field contradictions are checked here too, so one parse reports every problem.
+  .superRefine((organization, ctx) => {
+    for (const issue of organizationIssues(organization)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, input: organization });
   })
   .meta({ id: "OrganizationInput" });
 export type OrganizationInput = z.infer<typeof OrganizationInput>;

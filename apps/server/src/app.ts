@@ -1,0 +1,55 @@
+/** Wires adapters into the core services: the composition root. */
+import type { Services } from "@orgsim/api";
+import { openEmbeddedBackend } from "@orgsim/backend-embedded";
+import { CollectionService, type Embedder, OrganizationService, type OrganizationStore, SearchService } from "@orgsim/core";
+import { createEmbedder } from "@orgsim/embeddings";
+import { generateSampleOrganizations, SAMPLE_DATA_NOTICE } from "@orgsim/sample-data";
+import type { Config } from "./config";
+
+export interface App {
+  services: Services;
+  organizationStore: OrganizationStore;
+  embedder: Embedder;
+  /** True once the backend is open, the model loaded and any sample data stored. */
+  isReady(): boolean;
+  /** Loads the sample data into an empty store (resolves at once when there is nothing to do). */
+  loadSampleData(log: (line: string) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SAMPLE_BATCH = 250;
+
+export async function createApp(config: Config): Promise<App> {
+  const backend = openEmbeddedBackend({ dataDir: config.dataDir });
+  const embedder = await createEmbedder({ modelId: config.modelId, modelDir: config.modelDir });
+  const organizations = new OrganizationService(backend.organizations, embedder);
+  const services: Services = {
+    search: new SearchService(backend.organizations, embedder),
+    organizations,
+    collections: new CollectionService(backend.collections, backend.organizations),
+  };
+  let ready = false;
+
+  return {
+    services,
+    organizationStore: backend.organizations,
+    embedder,
+    isReady: () => ready,
+    async loadSampleData(log) {
+      if (config.sampleSize > 0 && (await organizations.count()) === 0) {
+        log(`Empty store: loading ${config.sampleSize} sample organizations. ${SAMPLE_DATA_NOTICE}`);
+        const sample = generateSampleOrganizations({ count: config.sampleSize });
+        for (let start = 0; start < sample.length; start += SAMPLE_BATCH) {
+          await organizations.upsertMany(sample.slice(start, start + SAMPLE_BATCH));
+          log(`  embedded ${Math.min(start + SAMPLE_BATCH, sample.length)}/${sample.length}`);
+        }
+      }
+      ready = true;
+    },
+    async close() {
+      ready = false;
+      await embedder.close();
+      await backend.close();
+    },
+  };
+}

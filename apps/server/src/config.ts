@@ -1,0 +1,45 @@
+/** Operator settings, from the environment (see README "Configuration"). */
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  modelDir: string | undefined;
+  modelId: string | undefined;
+  /** How many fictional sample organizations to load into an empty store (0: none). */
+  sampleSize: number;
+}
+
+/** The repository root (where pnpm-workspace.yaml is), for default data paths. */
+export function repoRoot(from = import.meta.dirname): string {
+  let dir = from;
+  while (!existsSync(join(dir, "pnpm-workspace.yaml"))) {
+    const parent = dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
+}
+
+function intFromEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env = process.env): Config {
+  return {
+    host: env.HOST || "127.0.0.1",
+    port: intFromEnv("PORT", 3000, 0, 65535),
+    dataDir: resolve(env.ORGSIM_DATA_DIR || join(repoRoot(), ".orgsim", "data")),
+    modelDir: env.ORGSIM_MODEL_DIR || undefined,
+    modelId: env.ORGSIM_MODEL || undefined,
+    sampleSize: intFromEnv("ORGSIM_SAMPLE_SIZE", 2000, 0, 100_000),
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Starts the real server (the `orgsim serve` command) as a child process on a
+ * free port with its own data directory, and talks to it over real HTTP.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateSampleOrganizations } from "@orgsim/sample-data";
+import { normalizeOrganization, type Organization, OrganizationWithId } from "@orgsim/core";
+
+const SERVER_DIR = join(import.meta.dirname, "..");
+export const TEST_SAMPLE_SIZE = 400;
+
+export interface TestServer {
+  baseUrl: string;
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "orgsim-test-"));
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "serve"], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ORGSIM_DATA_DIR: dataDir, ORGSIM_SAMPLE_SIZE: String(TEST_SAMPLE_SIZE), ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /orgsim is ready[\s\S]*?REST\s+(http:\/\/\S+)\/v1/.exec(output);
+      if (match?.[1]) {
+        clearInterval(timer);
+        resolve(match[1]);
+      }
+    }, 100);
+    child.once("exit", (code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+
+  return {
+    baseUrl,
+    dataDir,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+    },
+  };
+}
+
+export function removeDir(dir: string) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A JSON request to the REST API (paths are relative to /v1). */
+export async function api<T = any>(server: TestServer, method: string, path: string, body?: unknown): Promise<ApiResponse<T>> {
+  const response = await fetch(`${server.baseUrl}/v1${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/** The sample organizations the test server loads, as stored: ground truth for filter tests. */
+export function sampleOrganizations(): Organization[] {
+  return generateSampleOrganizations({ count: TEST_SAMPLE_SIZE }).map((o) => normalizeOrganization(OrganizationWithId.parse(o)));
+}
+
+export const query = (params: Record<string, string | number | boolean | (string | number)[]>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    for (const v of Array.isArray(value) ? value : [value]) search.append(key, String(v));
+  }
+  return search.toString();
+};

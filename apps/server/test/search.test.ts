@@ -1,0 +1,246 @@
+/** Search over real HTTP: the three modes, every filter against ground truth, paging, exclusions, bad input. */
+import { countriesInRegion, customerTextOf, type Organization } from "@orgsim/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, query, removeDir, sampleOrganizations, type TestServer, startServer } from "./harness";
+
+let server: TestServer;
+const sample = sampleOrganizations();
+const byId = new Map(sample.map((o) => [o.id, o]));
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.stop();
+  if (server) removeDir(server.dataDir);
+});
+
+const DESCRIPTION = "software that helps companies manage payments and invoices";
+
+/** Follows cursors to the end and returns every id, in order. */
+async function allIds(path: string, params: Record<string, any>): Promise<number[]> {
+  const ids: number[] = [];
+  let cursor: string | undefined;
+  do {
+    const res = await api(server, "GET", `${path}?${query({ ...params, limit: 100, ...(cursor ? { cursor } : {}) })}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    ids.push(...res.body.data.map((o: Organization) => o.id));
+    cursor = res.body.meta.next_cursor ?? undefined;
+  } while (cursor);
+  return ids;
+}
+
+// An independent reading of the contract's filters, to check the server against.
+type Place = NonNullable<Organization["location"]["headquarters"]>;
+const places = (o: Organization, hqOnly: boolean): Place[] =>
+  [o.location.headquarters, ...(hqOnly ? [] : o.location.offices)].filter((p): p is Place => p !== null);
+
+const predicates: Record<string, { params: Record<string, any>; keep: (o: Organization) => boolean }> = {
+  "countries (alpha-2)": { params: { countries: "US" }, keep: (o) => o.location.headquarters?.country_code === "US" },
+  "countries (alpha-3, comma list)": {
+    params: { countries: "DEU,FRA" },
+    keep: (o) => ["DE", "FR"].includes(o.location.headquarters?.country_code ?? ""),
+  },
+  "countries, any office": {
+    params: { countries: "GB", hq_only: "false" },
+    keep: (o) => places(o, false).some((p) => p.country_code === "GB"),
+  },
+  "regions (M49 slug)": {
+    params: { regions: "europe" },
+    keep: (o) => countriesInRegion("europe").includes(o.location.headquarters?.country_code ?? ""),
+  },
+  "regions (subdivision)": { params: { regions: "US-CA" }, keep: (o) => o.location.headquarters?.subdivision_code === "US-CA" },
+  "regions, any office": {
+    params: { regions: "south-eastern-asia", hq_only: false },
+    keep: (o) => places(o, false).some((p) => countriesInRegion("south-eastern-asia").includes(p.country_code ?? "")),
+  },
+  employee_ranges: {
+    params: { employee_ranges: ["11-50", "51-200"] },
+    keep: (o) => ["11-50", "51-200"].includes(o.metrics.employee_range ?? ""),
+  },
+  "employees_min/max": {
+    params: { employees_min: 20, employees_max: 300 },
+    keep: (o) => o.metrics.employee_count !== null && o.metrics.employee_count >= 20 && o.metrics.employee_count <= 300,
+  },
+  "founded_year_min/max": {
+    params: { founded_year_min: 2010, founded_year_max: 2018 },
+    keep: (o) => o.metrics.founded_year !== null && o.metrics.founded_year >= 2010 && o.metrics.founded_year <= 2018,
+  },
+  categories: {
+    params: { categories: "payments,banking" },
+    keep: (o) => o.categories.some((c) => ["payments", "banking"].includes(c)),
+  },
+  funding_stages: {
+    params: { funding_stages: ["seed", "series_a"] },
+    keep: (o) => ["seed", "series_a"].includes(o.metrics.funding?.last_round?.stage ?? ""),
+  },
+  "last_funding_from/to": {
+    params: { last_funding_from: "2022-01-01", last_funding_to: "2023-12-31" },
+    keep: (o) => {
+      const date = o.metrics.funding?.last_round?.announced_on;
+      return !!date && date >= "2022-01-01" && date <= "2023-12-31";
+    },
+  },
+};
+
+describe("similar to a business description", () => {
+  it("returns `limit` organizations with similarity scores, best first, with the response meta", async () => {
+    const res = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7 })}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(7);
+    expect(res.body.meta).toMatchObject({ limit: 7, backend: "embedded" });
+    expect(res.body.meta.model).toMatch(/.+/);
+    expect(typeof res.body.meta.took_ms).toBe("number");
+    const scores = res.body.data.map((o: any) => o.similarity.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    res.body.data.forEach((o: any, i: number) => {
+      expect(o.similarity.rank).toBe(i + 1);
+      expect(o.similarity.cosine_distance).toBeCloseTo(1 - o.similarity.score, 5);
+      expect(o.similarity.score).toBeGreaterThan(-1);
+      expect(o.similarity.score).toBeLessThanOrEqual(1);
+    });
+  });
+
+  it("ranks organizations of the described business first", async () => {
+    const res = await api(server, "GET", `/search/organizations/similar?${query({ description: "robots and automation for factories", limit: 5 })}`);
+    const relevant = new Set(["industrial-automation", "robotics", "manufacturing"]);
+    const hits = res.body.data.filter((o: Organization) => o.categories.some((c) => relevant.has(c)));
+    expect(hits.length).toBeGreaterThanOrEqual(4);
+  });
+
+  for (const [name, { params, keep }] of Object.entries(predicates)) {
+    it(`filter ${name}: returns exactly the matching organizations`, async () => {
+      const expected = sample.filter(keep).map((o) => o.id);
+      expect(expected.length, "the sample should exercise this filter").toBeGreaterThan(0);
+      const ids = await allIds("/search/organizations/similar", { description: DESCRIPTION, ...params });
+      expect(new Set(ids).size).toBe(ids.length);
+      expect([...ids].sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
+    });
+  }
+
+  it("combines filters of different categories with AND", async () => {
+    const params = { regions: "europe", founded_year_min: 2005, employees_max: 500, hq_only: "true" };
+    const expected = sample.filter(
+      (o) =>
+        predicates["regions (M49 slug)"]!.keep(o) &&
+        (o.metrics.founded_year ?? 0) >= 2005 &&
+        o.metrics.employee_count !== null &&
+        o.metrics.employee_count <= 500,
+    );
+    expect(expected.length).toBeGreaterThan(5);
+    const ids = await allIds("/search/organizations/similar", { description: DESCRIPTION, ...params });
+    expect(ids.sort((a, b) => a - b)).toEqual(expected.map((o) => o.id).sort((a, b) => a - b));
+  });
+
+  it("returns `limit` results for a restrictive filter whenever that many match", async () => {
+    const matching = sample.filter(predicates.categories!.keep);
+    const limit = Math.min(10, matching.length);
+    const res = await api(server, "GET", `/search/organizations/similar?${query({ description: "organic farming robots", categories: "payments,banking", limit })}`);
+    expect(res.body.data).toHaveLength(limit);
+  });
+
+  it("pages with cursors: two pages equal one page of twice the size", async () => {
+    const base = { description: DESCRIPTION };
+    const whole = await api(server, "GET", `/search/organizations/similar?${query({ ...base, limit: 10 })}`);
+    const first = await api(server, "GET", `/search/organizations/similar?${query({ ...base, limit: 5 })}`);
+    const second = await api(server, "GET", `/search/organizations/similar?${query({ ...base, limit: 5, cursor: first.body.meta.next_cursor })}`);
+    expect([...first.body.data, ...second.body.data].map((o: any) => o.id)).toEqual(whole.body.data.map((o: any) => o.id));
+    expect(second.body.data[0].similarity.rank).toBe(6);
+  });
+
+  it("refuses a cursor from another query", async () => {
+    const first = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 5 })}`);
+    const res = await api(server, "GET", `/search/organizations/similar?${query({ description: "another query", cursor: first.body.meta.next_cursor })}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("VALIDATION_FAILED");
+    expect(res.body.error.message).toContain("cursor");
+  });
+
+  it("leaves out exclude_ids and applies min_score as a floor", async () => {
+    const top = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 10 })}`);
+    const excluded = top.body.data.slice(0, 3).map((o: any) => o.id);
+    const res = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7, exclude_ids: excluded.join(",") })}`);
+    expect(res.body.data.map((o: any) => o.id)).toEqual(top.body.data.slice(3, 10).map((o: any) => o.id));
+
+    const floor = top.body.data[4].similarity.score;
+    const floored = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 50, min_score: floor })}`);
+    expect(floored.body.data.length).toBeGreaterThanOrEqual(5);
+    expect(floored.body.data.every((o: any) => o.similarity.score >= floor)).toBe(true);
+    expect(floored.body.meta.next_cursor).toBeNull();
+  });
+});
+
+describe("similar to a known organization", () => {
+  it("never returns the organization itself and ranks by its profile", async () => {
+    const target = sample[0]!;
+    const res = await api(server, "GET", `/search/organizations/${target.id}/similar?limit=20`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(20);
+    expect(res.body.data.map((o: any) => o.id)).not.toContain(target.id);
+    const shared = res.body.data.slice(0, 5).filter((o: Organization) => o.categories.some((c) => target.categories.includes(c)));
+    expect(shared.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("takes filters too", async () => {
+    const ids = await allIds(`/search/organizations/${sample[1]!.id}/similar`, { countries: "US" });
+    const expected = sample.filter((o) => o.id !== sample[1]!.id && o.location.headquarters?.country_code === "US");
+    expect(ids.sort((a, b) => a - b)).toEqual(expected.map((o) => o.id).sort((a, b) => a - b));
+  });
+
+  it("answers 404 for an unknown organization and 400 for a malformed id", async () => {
+    const missing = await api(server, "GET", "/search/organizations/999999/similar");
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toMatchObject({ code: "NOT_FOUND", status: 404 });
+    const malformed = await api(server, "GET", "/search/organizations/abc/similar");
+    expect(malformed.status).toBe(400);
+    expect(JSON.stringify(malformed.body.error.details.issues)).toContain("organization_id");
+  });
+});
+
+describe("similar customer base", () => {
+  it("only returns organizations that have customer text", async () => {
+    const ids = await allIds("/search/organizations/similar-customers", { organization_customer: "hospitals and clinics" });
+    const expected = sample.filter((o) => customerTextOf(o) !== null).map((o) => o.id);
+    expect(expected.length).toBeLessThan(sample.length);
+    expect(ids.sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+  });
+
+  it("ranks organizations whose customers match first", async () => {
+    const res = await api(server, "GET", `/search/organizations/similar-customers?${query({ organization_customer: "hospitals, clinics and doctors", limit: 5 })}`);
+    const texts = res.body.data.map((o: Organization) => (customerTextOf(byId.get(o.id)!) ?? "").toLowerCase());
+    const medical = texts.filter((t: string) => /hospital|clinic|doctor|patient|health|medical|care/.test(t));
+    expect(medical.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("bad input answers 400 naming the parameter", () => {
+  const cases: [string, string, string][] = [
+    ["missing description", "/search/organizations/similar", "description"],
+    ["short description", `/search/organizations/similar?description=ab`, "description"],
+    ["limit 0", `/search/organizations/similar?description=robots&limit=0`, "limit"],
+    ["limit 101", `/search/organizations/similar?description=robots&limit=101`, "limit"],
+    ["unknown country", `/search/organizations/similar?description=robots&countries=XX`, "countries"],
+    ["unknown region", `/search/organizations/similar?description=robots&regions=atlantis`, "regions"],
+    ["unknown employee range", `/search/organizations/similar?description=robots&employee_ranges=2-3`, "employee_ranges"],
+    ["min > max", `/search/organizations/similar?description=robots&founded_year_min=2020&founded_year_max=2010`, "founded_year_min"],
+    ["employees min > max", `/search/organizations/similar?description=robots&employees_min=50&employees_max=10`, "employees_min"],
+    ["bad date", `/search/organizations/similar?description=robots&last_funding_from=2020-13-01`, "last_funding_from"],
+    ["unknown stage", `/search/organizations/similar?description=robots&funding_stages=series_z`, "funding_stages"],
+    ["unknown category", `/search/organizations/similar?description=robots&categories=wizardry`, "categories"],
+    ["non-boolean hq_only", `/search/organizations/similar?description=robots&hq_only=maybe`, "hq_only"],
+    ["min_score out of range", `/search/organizations/similar?description=robots&min_score=2`, "min_score"],
+    ["bad exclude id", `/search/organizations/similar?description=robots&exclude_ids=-4`, "exclude_ids"],
+    ["unknown parameter", `/search/organizations/similar?description=robots&colour=blue`, "colour"],
+    ["missing customer text", `/search/organizations/similar-customers`, "organization_customer"],
+  ];
+  for (const [name, path, parameter] of cases) {
+    it(name, async () => {
+      const res = await api(server, "GET", path);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("VALIDATION_FAILED");
+      expect(res.body.error.status).toBe(400);
+      expect(typeof res.body.error.request_id).toBe("string");
+      expect(`${res.body.error.message} ${JSON.stringify(res.body.error.details.issues)}`).toContain(parameter);
+    });
+  }
+});

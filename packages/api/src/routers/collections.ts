@@ -1,0 +1,150 @@
+/** Collections of one entity type and their items. */
+import {
+  AddItemInput,
+  BulkAddItemsInput,
+  BulkAddResult,
+  Collection,
+  CollectionItem,
+  CollectionPage,
+  CollectionRef,
+  CreateCollectionInput,
+  ItemPage,
+  ItemRef,
+  ListCollectionsInput,
+  ListItemsInput,
+  UpdateCollectionInput,
+  UpdateItemInput,
+} from "@orgsim/core";
+import { z } from "zod";
+import { procedure, router } from "../trpc";
+
+const tags = ["collections"];
+
+export const collectionsRouter = router({
+  create: procedure
+    .meta({ openapi: { method: "POST", path: "/collections", tags, summary: "Create a collection", successDescription: "Created" } })
+    .input(CreateCollectionInput)
+    .output(Collection)
+    .mutation(async ({ ctx, input }) => {
+      ctx.responseStatus = 201;
+      return ctx.services.collections.create(ctx.tenant, input);
+    }),
+
+  list: procedure
+    .meta({ openapi: { method: "GET", path: "/collections", tags, summary: "List collections" } })
+    .input(ListCollectionsInput)
+    .output(CollectionPage)
+    .query(async ({ ctx, input }) => {
+      const page = await ctx.services.collections.list(ctx.tenant, input);
+      return { data: page.data, meta: { next_cursor: page.next_cursor } };
+    }),
+
+  get: procedure
+    .meta({ openapi: { method: "GET", path: "/collections/{id}", tags, summary: "Get a collection" } })
+    .input(CollectionRef)
+    .output(Collection)
+    .query(({ ctx, input }) => ctx.services.collections.get(ctx.tenant, input.id)),
+
+  update: procedure
+    .meta({ openapi: { method: "PATCH", path: "/collections/{id}", tags, summary: "Rename a collection or change its description" } })
+    .input(UpdateCollectionInput)
+    .output(Collection)
+    .mutation(({ ctx, input }) => {
+      const { id, ...patch } = input;
+      return ctx.services.collections.update(ctx.tenant, id, patch);
+    }),
+
+  delete: procedure
+    .meta({ openapi: { method: "DELETE", path: "/collections/{id}", tags, summary: "Delete a collection and its items", successDescription: "Deleted (no content)" } })
+    .input(CollectionRef)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await ctx.services.collections.delete(ctx.tenant, input.id);
+      ctx.responseStatus = 204;
+    }),
+
+  items: router({
+    add: procedure
+      .meta({
+        openapi: {
+          method: "POST",
+          path: "/collections/{id}/items",
+          tags,
+          summary: "Add an item",
+          description:
+            "201 with the new item; the same entity again answers 200 with the existing item (safe to retry). " +
+            "An item whose entity_type differs from the collection's is refused with 409 ENTITY_TYPE_MISMATCH.",
+          successDescription: "The item (201 when created, 200 when it was already there)",
+        },
+      })
+      .input(AddItemInput)
+      .output(CollectionItem)
+      .mutation(async ({ ctx, input }) => {
+        const { id, ...item } = input;
+        const added = await ctx.services.collections.add(ctx.tenant, id, item);
+        ctx.responseStatus = added.created ? 201 : 200;
+        return added.item;
+      }),
+
+    bulkAdd: procedure
+      .meta({
+        openapi: {
+          method: "POST",
+          path: "/collections/{id}/items/bulk",
+          tags,
+          summary: "Add 1–1,000 items, all or nothing",
+          description: "One invalid item, or a type that differs from the collection's or the batch's, writes nothing; the error lists `failing_indexes`.",
+        },
+      })
+      .input(BulkAddItemsInput)
+      .output(BulkAddResult)
+      .mutation(async ({ ctx, input }) => {
+        const added = await ctx.services.collections.addMany(ctx.tenant, input.id, input.items);
+        const created = added.filter((a) => a.created).length;
+        ctx.responseStatus = created > 0 ? 201 : 200;
+        return { data: added.map((a) => a.item), meta: { created, existing: added.length - created } };
+      }),
+
+    list: procedure
+      .meta({ openapi: { method: "GET", path: "/collections/{id}/items", tags, summary: "List items" } })
+      .input(ListItemsInput)
+      .output(ItemPage)
+      .query(async ({ ctx, input }) => {
+        const { id, ...page } = input;
+        const result = await ctx.services.collections.listItems(ctx.tenant, id, page);
+        return { data: result.data, meta: { next_cursor: result.next_cursor } };
+      }),
+
+    get: procedure
+      .meta({ openapi: { method: "GET", path: "/collections/{id}/items/{item_id}", tags, summary: "Get an item" } })
+      .input(ItemRef)
+      .output(CollectionItem)
+      .query(({ ctx, input }) => ctx.services.collections.getItem(ctx.tenant, input.id, input.item_id)),
+
+    update: procedure
+      .meta({
+        openapi: {
+          method: "PATCH",
+          path: "/collections/{id}/items/{item_id}",
+          tags,
+          summary: "Update an item's notes, tags or entity snapshot",
+          description: "`entity_type` and `entity_id` cannot change.",
+        },
+      })
+      .input(UpdateItemInput)
+      .output(CollectionItem)
+      .mutation(({ ctx, input }) => {
+        const { id, item_id, ...patch } = input;
+        return ctx.services.collections.updateItem(ctx.tenant, id, item_id, patch);
+      }),
+
+    delete: procedure
+      .meta({ openapi: { method: "DELETE", path: "/collections/{id}/items/{item_id}", tags, summary: "Remove an item", successDescription: "Deleted (no content)" } })
+      .input(ItemRef)
+      .output(z.void())
+      .mutation(async ({ ctx, input }) => {
+        await ctx.services.collections.deleteItem(ctx.tenant, input.id, input.item_id);
+        ctx.responseStatus = 204;
+      }),
+  }),
+});

@@ -1,0 +1,67 @@
+/** Organization records: read, upsert (one or up to 1,000), delete; and the category taxonomy. */
+import { CATEGORIES, MAX_BULK_ORGANIZATIONS, Organization, OrganizationInput, OrganizationWithId, organizationId } from "@orgsim/core";
+import { z } from "zod";
+import { procedure, router } from "../trpc";
+
+const OrganizationRef = z.strictObject({ organization_id: organizationId() });
+
+export const organizationsRouter = router({
+  get: procedure
+    .meta({ openapi: { method: "GET", path: "/organizations/{organization_id}", tags: ["organizations"], summary: "Get an organization" } })
+    .input(OrganizationRef)
+    .output(Organization)
+    .query(({ ctx, input }) => ctx.services.organizations.get(input.organization_id)),
+
+  upsert: procedure
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: "/organizations/{organization_id}",
+        tags: ["organizations"],
+        summary: "Create or replace an organization",
+        description: "Replaces the whole record and recomputes both vectors with the configured model.",
+      },
+    })
+    .input(OrganizationInput.safeExtend({ organization_id: organizationId() }))
+    .output(Organization)
+    .mutation(({ ctx, input }) => {
+      const { organization_id, ...fields } = input;
+      return ctx.services.organizations.upsert({ ...fields, id: organization_id });
+    }),
+
+  bulkUpsert: procedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/organizations/bulk",
+        tags: ["organizations"],
+        summary: `Create or replace up to ${MAX_BULK_ORGANIZATIONS} organizations`,
+        description: "All or nothing: one invalid organization writes nothing and the error lists `failing_indexes`.",
+      },
+    })
+    .input(z.strictObject({ organizations: z.array(OrganizationWithId).min(1).max(MAX_BULK_ORGANIZATIONS) }))
+    .output(z.object({ data: z.array(Organization), meta: z.object({ upserted: z.number().int() }) }))
+    .mutation(async ({ ctx, input }) => {
+      const data = await ctx.services.organizations.upsertMany(input.organizations);
+      return { data, meta: { upserted: data.length } };
+    }),
+
+  delete: procedure
+    .meta({ openapi: { method: "DELETE", path: "/organizations/{organization_id}", tags: ["organizations"], summary: "Delete an organization", successDescription: "Deleted (no content)" } })
+    .input(OrganizationRef)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await ctx.services.organizations.delete(input.organization_id);
+      ctx.responseStatus = 204;
+    }),
+});
+
+const Category = z.object({ slug: z.string(), name: z.string(), sector: z.string() }).meta({ id: "Category" });
+
+export const categoriesRouter = router({
+  list: procedure
+    .meta({ openapi: { method: "GET", path: "/categories", tags: ["reference"], summary: "The product-category taxonomy used by `categories` filters" } })
+    .input(z.strictObject({}).optional())
+    .output(z.object({ data: z.array(Category) }))
+    .query(() => ({ data: [...CATEGORIES] })),
+});

@@ -1,0 +1,51 @@
+/** The three search operations of the contract. */
+import { SearchResponse, SimilarCustomersInput, SimilarToDescriptionInput, SimilarToOrganizationInput } from "@orgsim/core";
+import { procedure, router } from "../trpc";
+
+const FILTERS_HELP =
+  "Filters narrow the candidates before ranking (a filtered query returns `limit` results whenever that many match). " +
+  "Values of one parameter are alternatives; different parameters must all hold; `countries` and `regions` together form one location alternative.";
+
+export const searchRouter = router({
+  similarToOrganization: procedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/search/organizations/{organization_id}/similar",
+        tags: ["search"],
+        summary: "Organizations similar to a known organization",
+        description: `Ranks organizations by the cosine similarity of their business profiles to this organization's. The organization itself is never in its results. ${FILTERS_HELP}`,
+      },
+    })
+    .input(SimilarToOrganizationInput)
+    .output(SearchResponse)
+    .query(({ ctx, input }) => ctx.services.search.similarToOrganization(input)),
+
+  similarToDescription: procedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/search/organizations/similar",
+        tags: ["search"],
+        summary: "Organizations similar to a business description",
+        description: `Embeds the description and ranks organizations by the similarity of their business profiles. ${FILTERS_HELP}`,
+      },
+    })
+    .input(SimilarToDescriptionInput)
+    .output(SearchResponse)
+    .query(({ ctx, input }) => ctx.services.search.similarToDescription(input)),
+
+  similarCustomers: procedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/search/organizations/similar-customers",
+        tags: ["search"],
+        summary: "Organizations whose customers match a description of a customer base",
+        description: `Embeds the customer description and ranks organizations by their customer-base vectors; organizations without customer text are not candidates. ${FILTERS_HELP}`,
+      },
+    })
+    .input(SimilarCustomersInput)
+    .output(SearchResponse)
+    .query(({ ctx, input }) => ctx.services.search.similarCustomers(input)),
+});
