@@ -3,6 +3,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { createSchema } from "zod-openapi";
 import { ErrorBody } from "./errors";
 import { appRouter } from "./router";
+import type { Meta } from "./trpc";
 
 export const API_VERSION = "0.1.0";
 
@@ -18,7 +19,27 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     tags: ["search", "organizations", "collections", "reference"],
     securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
   });
-  return withContractErrors(document);
+  return withSuccessStatuses(withContractErrors(document));
+}
+
+type Responses = Record<string, { description?: string; content?: Record<string, { schema: unknown }> }>;
+type Operations = Record<string, Record<string, { responses?: Responses }>>;
+
+/** trpc-to-openapi documents every success as 200; some operations answer 201 or 204 (see `successStatuses`). */
+function withSuccessStatuses(document: OpenAPIObject): OpenAPIObject {
+  const paths = document.paths as Operations;
+  for (const procedure of Object.values(appRouter._def.procedures)) {
+    const meta = (procedure as unknown as { _def: { meta?: Meta } })._def.meta;
+    const statuses = meta?.successStatuses;
+    const operation = meta?.openapi && paths[meta.openapi.path]?.[meta.openapi.method.toLowerCase()];
+    if (!statuses || !operation?.responses?.["200"]) continue;
+    const ok = operation.responses["200"];
+    delete operation.responses["200"];
+    for (const status of statuses) {
+      operation.responses[String(status)] = status === 204 ? { description: ok.description ?? "No content" } : ok;
+    }
+  }
+  return document;
 }
 
 /** trpc-to-openapi describes its own error body; ours is `{ error: {...} }`, so point every error response at it. */

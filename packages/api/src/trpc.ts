@@ -5,9 +5,12 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Context } from "./context";
 import { toContractError, toTRPCError } from "./errors";
 
+/** `successStatuses`: the REST statuses of success when not just 200 (documented in the OpenAPI document). */
+export type Meta = OpenApiMeta<{ successStatuses?: (200 | 201 | 204)[] }>;
+
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<Meta>()
   .create({
     errorFormatter({ shape, error, ctx }) {
       const contract = toContractError(error, ctx?.requestId ?? null);

@@ -19,10 +19,16 @@ import { z } from "zod";
 import { procedure, router } from "../trpc";
 
 const tags = ["collections"];
+const TYPED_WRITE_ERRORS = {
+  400: "Invalid input (`details.issues`; for bulk, `details.failing_indexes`)",
+  404: "No such collection",
+  409: "ENTITY_TYPE_MISMATCH: the item's type differs from the collection's (or the batch's)",
+  500: "Internal error",
+};
 
 export const collectionsRouter = router({
   create: procedure
-    .meta({ openapi: { method: "POST", path: "/collections", tags, summary: "Create a collection", successDescription: "Created" } })
+    .meta({ openapi: { method: "POST", path: "/collections", tags, summary: "Create a collection", successDescription: "Created" }, successStatuses: [201] })
     .input(CreateCollectionInput)
     .output(Collection)
     .mutation(async ({ ctx, input }) => {
@@ -55,7 +61,7 @@ export const collectionsRouter = router({
     }),
 
   delete: procedure
-    .meta({ openapi: { method: "DELETE", path: "/collections/{id}", tags, summary: "Delete a collection and its items", successDescription: "Deleted (no content)" } })
+    .meta({ openapi: { method: "DELETE", path: "/collections/{id}", tags, summary: "Delete a collection and its items", successDescription: "Deleted (no content)" }, successStatuses: [204] })
     .input(CollectionRef)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
@@ -75,7 +81,9 @@ export const collectionsRouter = router({
             "201 with the new item; the same entity again answers 200 with the existing item (safe to retry). " +
             "An item whose entity_type differs from the collection's is refused with 409 ENTITY_TYPE_MISMATCH.",
           successDescription: "The item (201 when created, 200 when it was already there)",
+          errorResponses: TYPED_WRITE_ERRORS,
         },
+        successStatuses: [201, 200],
       })
       .input(AddItemInput)
       .output(CollectionItem)
@@ -94,7 +102,10 @@ export const collectionsRouter = router({
           tags,
           summary: "Add 1–1,000 items, all or nothing",
           description: "One invalid item, or a type that differs from the collection's or the batch's, writes nothing; the error lists `failing_indexes`.",
+          successDescription: "The items (201 when any was created, 200 when all were already there)",
+          errorResponses: TYPED_WRITE_ERRORS,
         },
+        successStatuses: [201, 200],
       })
       .input(BulkAddItemsInput)
       .output(BulkAddResult)
@@ -139,7 +150,7 @@ export const collectionsRouter = router({
       }),
 
     delete: procedure
-      .meta({ openapi: { method: "DELETE", path: "/collections/{id}/items/{item_id}", tags, summary: "Remove an item", successDescription: "Deleted (no content)" } })
+      .meta({ openapi: { method: "DELETE", path: "/collections/{id}/items/{item_id}", tags, summary: "Remove an item", successDescription: "Deleted (no content)" }, successStatuses: [204] })
       .input(ItemRef)
       .output(z.void())
       .mutation(async ({ ctx, input }) => {

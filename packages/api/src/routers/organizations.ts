@@ -47,7 +47,7 @@ export const organizationsRouter = router({
     }),
 
   delete: procedure
-    .meta({ openapi: { method: "DELETE", path: "/organizations/{organization_id}", tags: ["organizations"], summary: "Delete an organization", successDescription: "Deleted (no content)" } })
+    .meta({ openapi: { method: "DELETE", path: "/organizations/{organization_id}", tags: ["organizations"], summary: "Delete an organization", successDescription: "Deleted (no content)" }, successStatuses: [204] })
     .input(OrganizationRef)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
