@@ -33,12 +33,15 @@ function intFromEnv(name: string, fallback: number, min: number, max: number): n
   return value;
 }
 
+/** Where the user ran the command: pnpm runs package scripts in the package folder but keeps the caller's folder in INIT_CWD. */
+export const userCwd = () => process.env.INIT_CWD || process.cwd();
+
 export function loadConfig(env = process.env): Config {
   return {
     host: env.HOST || "127.0.0.1",
     port: intFromEnv("PORT", 3000, 0, 65535),
-    dataDir: resolve(env.ORGSIM_DATA_DIR || join(repoRoot(), ".orgsim", "data")),
-    modelDir: env.ORGSIM_MODEL_DIR || undefined,
+    dataDir: env.ORGSIM_DATA_DIR ? resolve(userCwd(), env.ORGSIM_DATA_DIR) : join(repoRoot(), ".orgsim", "data"),
+    modelDir: env.ORGSIM_MODEL_DIR ? resolve(userCwd(), env.ORGSIM_MODEL_DIR) : undefined,
     modelId: env.ORGSIM_MODEL || undefined,
     sampleSize: intFromEnv("ORGSIM_SAMPLE_SIZE", 2000, 0, 100_000),
   };

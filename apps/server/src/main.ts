@@ -1,8 +1,16 @@
 #!/usr/bin/env node
 /** The orgsim command: `serve` (default) and `import`. */
-import { Command } from "commander";
-import { loadConfig } from "./config";
+import { Command, InvalidArgumentError } from "commander";
+import { resolve } from "node:path";
+import { loadConfig, userCwd } from "./config";
+import { importCommand } from "./import-command";
 import { serve } from "./serve";
+
+const positiveInt = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
+  return n;
+};
 
 const program = new Command("orgsim").description("Find similar organizations; keep typed collections.");
 
@@ -11,6 +19,19 @@ program
   .description("start the HTTP server (REST /v1, tRPC /trpc, /docs); PORT, HOST, ORGSIM_DATA_DIR, ORGSIM_MODEL_DIR configure it")
   .action(async () => {
     await serve(loadConfig());
+  });
+
+program
+  .command("import")
+  .description("import organizations from an NDJSON, JSON or CSV file through a field mapping (upserts by id: safe to re-run)")
+  .argument("<file>", "the data file")
+  .requiredOption("-m, --mapping <file>", "the mapping file (JSON); see examples/mappings")
+  .option("-b, --batch-size <n>", "organizations embedded and written together", positiveInt, 64)
+  .option("--dry-run", "map and validate every row; write nothing")
+  .option("--show <n>", "how many failed rows to print", positiveInt, 20)
+  .action(async (file: string, options) => {
+    const fromUser = (path: string) => resolve(userCwd(), path);
+    process.exitCode = await importCommand(fromUser(file), { ...options, mapping: fromUser(options.mapping) }, loadConfig());
   });
 
 program.parseAsync().catch((error: unknown) => {

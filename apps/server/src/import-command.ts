@@ -1,0 +1,31 @@
+/** `orgsim import`: reads a user's file through a mapping and upserts it into the configured store. */
+import { runImportCli } from "@orgsim/importer";
+import { createApp } from "./app";
+import type { Config } from "./config";
+
+export interface ImportCommandOptions {
+  mapping: string;
+  batchSize?: number;
+  dryRun?: boolean;
+  show?: number;
+}
+
+export async function importCommand(file: string, options: ImportCommandOptions, config: Config): Promise<number> {
+  if (options.dryRun) {
+    const { exitCode } = await runImportCli({ file, mappingPath: options.mapping, dryRun: true, show: options.show, batchSize: options.batchSize });
+    return exitCode;
+  }
+  const app = await createApp(config);
+  try {
+    const { exitCode } = await runImportCli({
+      file,
+      mappingPath: options.mapping,
+      upsert: (rows) => app.services.organizations.upsertMany(rows),
+      batchSize: options.batchSize,
+      show: options.show,
+    });
+    return exitCode;
+  } finally {
+    await app.close();
+  }
+}
