@@ -1,0 +1,106 @@
+/** The embedded backend's one SQLite file: connection settings and schema migrations. */
+import Database from "better-sqlite3";
+
+export type Db = Database.Database;
+
+/**
+ * Schema versions, applied in order; `PRAGMA user_version` records how many ran.
+ * Never edit a shipped entry: append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+  -- One row per organization: the scalar filter columns, then the document as returned
+  -- (last, so reading the columns at load does not walk the document's overflow pages).
+  CREATE TABLE organizations (
+    id INTEGER PRIMARY KEY,
+    hq_country TEXT,
+    hq_subdivision TEXT,
+    employee_count INTEGER,
+    employee_range TEXT,
+    founded_year INTEGER,
+    last_round_stage TEXT,
+    last_round_date TEXT,
+    doc TEXT NOT NULL
+  );
+  -- Every location incl. the HQ, for the any-office location filter.
+  CREATE TABLE organization_locations (
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    is_hq INTEGER NOT NULL,
+    country_code TEXT,
+    subdivision_code TEXT
+  );
+  CREATE INDEX organization_locations_by_org ON organization_locations(org_id);
+  CREATE TABLE organization_categories (
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    slug TEXT NOT NULL,
+    PRIMARY KEY (org_id, slug)
+  ) WITHOUT ROWID;
+  -- Float32 little-endian vectors; each row names the model that produced it.
+  CREATE TABLE organization_vectors (
+    org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('profile', 'customer')),
+    model_id TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (org_id, kind)
+  );
+
+  CREATE TABLE collections (
+    id TEXT PRIMARY KEY,
+    tenant TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    entity_type TEXT,
+    item_count INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX collections_page ON collections(tenant, created_at, id);
+  CREATE TABLE collection_items (
+    id TEXT PRIMARY KEY,
+    collection_id TEXT NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+    entity_type TEXT NOT NULL,
+    entity_id TEXT NOT NULL,
+    entity TEXT,
+    notes TEXT,
+    tags TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (collection_id, entity_id)
+  );
+  CREATE INDEX collection_items_page ON collection_items(collection_id, created_at, id);
+  `,
+];
+
+/** Opens (creating) the file with WAL, NORMAL sync and foreign keys, and brings its schema up to date. */
+export function openDatabase(file: string): Db {
+  // `timeout` is SQLite's busy timeout: writers from other connections wait instead of failing.
+  const db = new Database(file, { timeout: 10_000 });
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+function migrate(db: Db): void {
+  const version = () => db.pragma("user_version", { simple: true }) as number;
+  if (version() > MIGRATIONS.length) {
+    throw new Error(`${db.name} has schema version ${version()}, newer than this orgsim (${MIGRATIONS.length}); upgrade orgsim`);
+  }
+  while (version() < MIGRATIONS.length) {
+    // IMMEDIATE and re-read inside: two processes opening a new file at once migrate it once.
+    db.transaction(() => {
+      const current = version();
+      if (current >= MIGRATIONS.length) return;
+      db.exec(MIGRATIONS[current] as string);
+      db.pragma(`user_version = ${current + 1}`);
+    }).immediate();
+  }
+}

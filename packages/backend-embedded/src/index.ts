@@ -1,0 +1,46 @@
+/** The embedded default backend: organizations and collections in one SQLite file, in process. */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { openDatabase } from "./database";
+import { SqliteCollectionStore } from "./sqlite-collection-store";
+import { SqliteOrganizationStore } from "./sqlite-organization-store";
+
+export { MIGRATIONS, openDatabase } from "./database";
+export { MAX_ITEMS_PER_COLLECTION, SqliteCollectionStore } from "./sqlite-collection-store";
+export { SqliteOrganizationStore } from "./sqlite-organization-store";
+
+export interface EmbeddedBackend {
+  organizations: SqliteOrganizationStore;
+  collections: SqliteCollectionStore;
+  /** The SQLite file. */
+  file: string;
+  close(): Promise<void>;
+}
+
+/** Opens (creating) `<dataDir>/orgsim.sqlite`; both stores share its one connection. */
+export function openEmbeddedBackend(options: { dataDir: string }): EmbeddedBackend {
+  mkdirSync(options.dataDir, { recursive: true });
+  const file = join(options.dataDir, "orgsim.sqlite");
+  const db = openDatabase(file);
+  // The connection closes when both stores are closed (or close() is called).
+  let users = 2;
+  const release = () => {
+    if (--users <= 0 && db.open) db.close();
+  };
+  try {
+    const organizations = new SqliteOrganizationStore(db, release);
+    const collections = new SqliteCollectionStore(db, release);
+    return {
+      organizations,
+      collections,
+      file,
+      async close() {
+        users = 0;
+        if (db.open) db.close();
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

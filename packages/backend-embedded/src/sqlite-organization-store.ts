@@ -1,0 +1,250 @@
+/**
+ * OrganizationStore on SQLite (durable truth) + MemoryIndex (what searches scan).
+ * SQLite holds documents, filter columns, vectors and the vector model; the
+ * index is loaded once at open and kept in step with this store's own writes.
+ * Writes committed by another connection (say the importer CLI while a server
+ * runs) are noticed through PRAGMA data_version and a generation counter, and
+ * the index is reloaded before the next search.
+ */
+import {
+  type Organization,
+  type OrganizationRecord,
+  type OrganizationStore,
+  OrgsimError,
+  type ScoredOrganization,
+  type VectorKind,
+  type VectorModel,
+  type VectorQuery,
+} from "@orgsim/core";
+import type { Db } from "./database";
+import { type FilterColumns, filterColumnsOf, MemoryIndex } from "./memory-index";
+
+const GENERATION = "organizations_generation";
+const MODEL_ID = "vector_model_id";
+const DIMENSION = "vector_dimension";
+
+// Vectors are stored as raw Float32 bytes (little-endian on every platform Node runs on).
+const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+/** A Float32Array over the blob's bytes; copied only when the Buffer is not 4-byte aligned. */
+const fromBlob = (blob: Buffer) =>
+  blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(new Uint8Array(blob).buffer);
+
+export class SqliteOrganizationStore implements OrganizationStore {
+  readonly backend = "embedded" as const;
+  private index: MemoryIndex | null = null;
+  /** The generation the index reflects, and the data_version last seen. */
+  private generation = 0;
+  private dataVersion = -1;
+  private closed = false;
+  private readonly sql;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onClose: () => void = () => db.close(),
+  ) {
+    this.sql = {
+      meta: db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?"),
+      setMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
+      anyVector: db.prepare("SELECT 1 FROM organization_vectors LIMIT 1").pluck(),
+      deleteOrg: db.prepare<[number]>("DELETE FROM organizations WHERE id = ?"),
+      insertOrg: db.prepare(
+        `INSERT INTO organizations (id, doc, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date)
+         VALUES (@id, @doc, @hqCountry, @hqSubdivision, @employeeCount, @employeeRange, @foundedYear, @lastRoundStage, @lastRoundDate)`,
+      ),
+      insertLocation: db.prepare("INSERT INTO organization_locations (org_id, is_hq, country_code, subdivision_code) VALUES (?, ?, ?, ?)"),
+      insertCategory: db.prepare("INSERT INTO organization_categories (org_id, slug) VALUES (?, ?)"),
+      insertVector: db.prepare("INSERT INTO organization_vectors (org_id, kind, model_id, vector) VALUES (?, ?, ?, ?)"),
+      doc: db.prepare<[number], string>("SELECT doc FROM organizations WHERE id = ?").pluck(),
+      docs: db.prepare<[string], { id: number; doc: string }>("SELECT id, doc FROM organizations WHERE id IN (SELECT value FROM json_each(?))"),
+      vector: db.prepare<[number, string], Buffer>("SELECT vector FROM organization_vectors WHERE org_id = ? AND kind = ?").pluck(),
+      count: db.prepare<[], number>("SELECT count(*) FROM organizations").pluck(),
+    };
+    this.load();
+  }
+
+  async vectorModel(): Promise<VectorModel | null> {
+    return this.storedModel();
+  }
+
+  async upsert(records: OrganizationRecord[], model: VectorModel): Promise<void> {
+    if (records.length === 0) return;
+    for (const { organization: o, profileVector, customerVector } of records) {
+      for (const v of [profileVector, customerVector]) {
+        if (v && v.length !== model.dimension) {
+          throw new OrgsimError("CONFLICT", `Organization ${o.id} has a ${v.length}-d vector but model ${model.modelId} is ${model.dimension}-d`);
+        }
+      }
+    }
+    const rows = records.map((r) => ({ ...r, columns: filterColumnsOf(r.organization) }));
+    const before = this.db
+      .transaction(() => {
+        const stored = this.storedModel();
+        if (stored && (stored.modelId !== model.modelId || stored.dimension !== model.dimension)) {
+          throw new OrgsimError(
+            "CONFLICT",
+            `This store holds vectors of model ${stored.modelId} (${stored.dimension}-d); refusing vectors of ${model.modelId} (${model.dimension}-d). ` +
+              "Use the store's model, or re-import into an empty store",
+            { stored_model: stored.modelId, stored_dimension: stored.dimension, model: model.modelId, dimension: model.dimension },
+          );
+        }
+        if (!stored) {
+          this.sql.setMeta.run(MODEL_ID, model.modelId);
+          this.sql.setMeta.run(DIMENSION, String(model.dimension));
+        }
+        for (const { organization, columns, profileVector, customerVector } of rows) this.write(organization, columns, profileVector, customerVector, model.modelId);
+        return this.bumpGeneration();
+      })
+      .immediate();
+
+    if (!this.inStep(before)) return;
+    if (!this.index || this.index.dimension !== model.dimension) this.index = new MemoryIndex(model.dimension);
+    for (const { organization, columns, profileVector, customerVector } of rows) this.index.put(organization.id, columns, profileVector, customerVector);
+  }
+
+  async get(id: number): Promise<Organization | null> {
+    const doc = this.sql.doc.get(id);
+    return doc === undefined ? null : (JSON.parse(doc) as Organization);
+  }
+
+  /** The organizations that exist among `ids`, in the order asked. */
+  async getMany(ids: number[]): Promise<Organization[]> {
+    if (ids.length === 0) return [];
+    const byId = new Map(this.sql.docs.all(JSON.stringify(ids)).map((r) => [r.id, r.doc]));
+    return [...new Set(ids)].flatMap((id) => {
+      const doc = byId.get(id);
+      return doc === undefined ? [] : [JSON.parse(doc) as Organization];
+    });
+  }
+
+  async getVector(id: number, kind: VectorKind): Promise<Float32Array | null> {
+    const blob = this.sql.vector.get(id, kind);
+    return blob === undefined ? null : fromBlob(blob);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = this.db
+      .transaction(() => {
+        if (this.sql.deleteOrg.run(id).changes === 0) return null;
+        return this.bumpGeneration();
+      })
+      .immediate();
+    if (result === null) return false;
+    if (this.inStep(result)) this.index?.remove(id);
+    return true;
+  }
+
+  async count(): Promise<number> {
+    return this.sql.count.get() as number;
+  }
+
+  async search(query: VectorQuery): Promise<ScoredOrganization[]> {
+    this.catchUp();
+    const index = this.index;
+    if (!index || index.size === 0) return [];
+    if (query.vector.length !== index.dimension) {
+      throw new OrgsimError("CONFLICT", `The query vector has ${query.vector.length} dimensions; the stored vectors have ${index.dimension}`);
+    }
+    // Filter first, then rank only the candidates: a filtered query fills its page whenever enough organizations match.
+    const hits = index.rank(query.vector, query.kind, index.filterRows(query.filter), query);
+    const organizations = new Map((await this.getMany(hits.map((h) => h.id))).map((o) => [o.id, o]));
+    return hits.flatMap(({ id, score }) => {
+      const organization = organizations.get(id);
+      return organization ? [{ organization, score }] : [];
+    });
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return !this.closed && this.db.prepare("SELECT 1").pluck().get() === 1;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.index = null;
+    this.onClose();
+  }
+
+  private storedModel(): VectorModel | null {
+    if (this.sql.anyVector.get() === undefined) return null;
+    const modelId = this.sql.meta.get(MODEL_ID)?.value;
+    const dimension = Number(this.sql.meta.get(DIMENSION)?.value);
+    return modelId && dimension ? { modelId, dimension } : null;
+  }
+
+  /** Replaces one organization's rows (children go by ON DELETE CASCADE). */
+  private write(o: Organization, c: FilterColumns, profile: Float32Array, customer: Float32Array | null, modelId: string): void {
+    this.sql.deleteOrg.run(o.id);
+    const { places, categories, ...scalars } = c;
+    this.sql.insertOrg.run({ ...scalars, id: o.id, doc: JSON.stringify(o) });
+    const { headquarters, offices } = o.location;
+    if (headquarters) this.sql.insertLocation.run(o.id, 1, headquarters.country_code, headquarters.subdivision_code);
+    for (const office of offices) this.sql.insertLocation.run(o.id, 0, office.country_code, office.subdivision_code);
+    for (const slug of c.categories) this.sql.insertCategory.run(o.id, slug);
+    this.sql.insertVector.run(o.id, "profile", modelId, toBlob(profile));
+    if (customer) this.sql.insertVector.run(o.id, "customer", modelId, toBlob(customer));
+  }
+
+  /** Inside a write transaction: advances the generation, returning the one before. */
+  private bumpGeneration(): number {
+    const before = Number(this.sql.meta.get(GENERATION)?.value ?? 0);
+    this.sql.setMeta.run(GENERATION, String(before + 1));
+    return before;
+  }
+
+  /** After a commit: true when the index was current before it (so applying the change keeps it current). */
+  private inStep(generationBefore: number): boolean {
+    if (generationBefore === this.generation) {
+      this.generation = generationBefore + 1;
+      return true;
+    }
+    this.generation = -1; // someone else wrote meanwhile: reload on the next search
+    return false;
+  }
+
+  /** Reloads the index when another connection changed the organizations since we last looked. */
+  private catchUp(): void {
+    const dataVersion = this.db.pragma("data_version", { simple: true }) as number;
+    if (dataVersion === this.dataVersion && this.generation >= 0) return;
+    this.dataVersion = dataVersion;
+    if (Number(this.sql.meta.get(GENERATION)?.value ?? 0) !== this.generation) this.load();
+  }
+
+  /** Builds the index from SQLite, in one read transaction so it is a consistent snapshot. */
+  private load(): void {
+    this.db
+      .transaction(() => {
+        this.dataVersion = this.db.pragma("data_version", { simple: true }) as number;
+        this.generation = Number(this.sql.meta.get(GENERATION)?.value ?? 0);
+        const model = this.storedModel();
+        this.index = null;
+        if (!model) return;
+        const columns = new Map<number, FilterColumns>();
+        const orgs = this.db.prepare<[], Omit<FilterColumns, "places" | "categories"> & { id: number }>(
+          `SELECT id, hq_country AS hqCountry, hq_subdivision AS hqSubdivision, employee_count AS employeeCount, employee_range AS employeeRange,
+                  founded_year AS foundedYear, last_round_stage AS lastRoundStage, last_round_date AS lastRoundDate
+           FROM organizations`,
+        );
+        for (const { id, ...scalars } of orgs.iterate()) columns.set(id, { ...scalars, places: [], categories: [] });
+        const locations = this.db.prepare<[], [number, string | null, string | null]>("SELECT org_id, country_code, subdivision_code FROM organization_locations").raw();
+        for (const [id, country, subdivision] of locations.iterate()) {
+          const places = columns.get(id)?.places;
+          for (const code of [country, subdivision]) if (code && places && !places.includes(code)) places.push(code);
+        }
+        const categories = this.db.prepare<[], [number, string]>("SELECT org_id, slug FROM organization_categories").raw();
+        for (const [id, slug] of categories.iterate()) columns.get(id)?.categories.push(slug);
+        const index = new MemoryIndex(model.dimension, columns.size);
+        const vectors = this.db.prepare<[VectorKind], [number, Buffer]>("SELECT org_id, vector FROM organization_vectors WHERE kind = ?").raw();
+        for (const [id, blob] of vectors.iterate("profile")) {
+          const cols = columns.get(id);
+          if (cols) index.put(id, cols, fromBlob(blob), null);
+        }
+        for (const [id, blob] of vectors.iterate("customer")) index.setCustomer(id, fromBlob(blob));
+        this.index = index;
+      })
+      .deferred();
+  }
+}

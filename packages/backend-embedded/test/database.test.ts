@@ -1,0 +1,40 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { MIGRATIONS, openDatabase, openEmbeddedBackend } from "../src/index";
+import { tempDir } from "./synthetic";
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(() => dir.remove());
+
+it("creates the data directory and a WAL database at the latest schema version", async () => {
+  const dataDir = join(dir.path, "nested", "data");
+  const backend = openEmbeddedBackend({ dataDir });
+  expect(backend.file).toBe(join(dataDir, "orgsim.sqlite"));
+  expect(existsSync(backend.file)).toBe(true);
+  await backend.close();
+  const db = new Database(backend.file);
+  expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+  expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+  db.close();
+});
+
+it("reopening an up-to-date file runs no migration again", () => {
+  const file = join(dir.path, "a.sqlite");
+  openDatabase(file).close();
+  const db = openDatabase(file);
+  expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+  db.close();
+});
+
+it("refuses a file written by a newer schema", () => {
+  const file = join(dir.path, "b.sqlite");
+  const raw = new Database(file);
+  raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+  raw.close();
+  expect(() => openDatabase(file)).toThrow(/newer than this orgsim/);
+});
