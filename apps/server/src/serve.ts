@@ -1,5 +1,6 @@
 /** Starts the server: opens the backend, loads the model, listens, loads sample data, shuts down gracefully. */
 import { once } from "node:events";
+import { assertSameModel } from "@orgsim/core";
 import { createApp } from "./app";
 import type { Config } from "./config";
 import { createHttpServer } from "./http/server";
@@ -28,6 +29,7 @@ export async function serve(config: Config): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
+  await assertSameModel(app.organizationStore, app.embedder).catch((error: Error) => log(`WARNING: ${error.message}`));
   await app.loadSampleData(log);
   const count = await app.services.organizations.count();
   log(
