@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import {
+  customerTextOf,
+  decodeCursor,
+  employeeRangeOf,
+  encodeCursor,
+  fingerprint,
+  normalizeCountry,
+  normalizeOrganization,
+  OrgsimError,
+  regionsOfCountry,
+  SimilarToDescriptionInput,
+  toStoreFilter,
+  worldRegionOf,
+} from "../src";
+
+describe("geography", () => {
+  it("normalizes alpha-2, alpha-3 and (for imports) names", () => {
+    expect(normalizeCountry("fr")).toBe("FR");
+    expect(normalizeCountry("DEU")).toBe("DE");
+    expect(normalizeCountry("United States of America", { names: true })).toBe("US");
+    expect(normalizeCountry("Germany")).toBeNull();
+    expect(normalizeCountry("XX")).toBeNull();
+  });
+
+  it("places countries in UN M49 regions, including those with overseas territories", () => {
+    expect(regionsOfCountry("FR")).toEqual(["western-europe", "europe"]);
+    expect(regionsOfCountry("US")).toContain("northern-america");
+    expect(regionsOfCountry("SG")).toEqual(["south-eastern-asia", "asia"]);
+    expect(worldRegionOf("BR")).toBe("south-america");
+  });
+});
+
+describe("metrics", () => {
+  it("buckets employee counts at the contract's bounds", () => {
+    expect([1, 10, 11, 50, 51, 10000, 10001].map(employeeRangeOf)).toEqual(["1-10", "1-10", "11-50", "11-50", "51-200", "5001-10000", "10001+"]);
+  });
+});
+
+describe("customer text", () => {
+  it("prefers customer_description, then customer sentences of the description, else none", () => {
+    expect(customerTextOf({ customer_description: "Dentists", description: "We sell to hospitals." })).toBe("Dentists");
+    expect(customerTextOf({ customer_description: null, description: "Acme builds robots. It is built for dental clinics. Founded in 2001." })).toBe(
+      "It is built for dental clinics.",
+    );
+    expect(customerTextOf({ customer_description: null, description: "Acme builds robots. Founded in 2001." })).toBeNull();
+  });
+});
+
+describe("organization normalization", () => {
+  it("derives range, year, country name and region; missing fields are null", () => {
+    const org = normalizeOrganization({
+      id: 1,
+      name: "Acme",
+      metrics: { employee_count: 42, founded_on: "2015-03-01" },
+      location: { headquarters: { city: "Lyon", country_code: "FRA", subdivision_code: "fr-ara" } },
+    });
+    expect(org.metrics).toMatchObject({ employee_range: "11-50", founded_year: 2015, funding: null });
+    expect(org.location.headquarters).toMatchObject({ country_code: "FR", country: "France", subdivision_code: "FR-ARA", world_region: "western-europe" });
+    expect(org.description).toBeNull();
+  });
+
+  it("refuses unknown codes and contradictions, naming the field", () => {
+    expect(() => normalizeOrganization({ id: 1, name: "A", location: { headquarters: { country_code: "ZZ" } } })).toThrow(/country_code/);
+    expect(() => normalizeOrganization({ id: 1, name: "A", location: { headquarters: { country_code: "DE", subdivision_code: "FR-ARA" } } })).toThrow(
+      /not in country DE/,
+    );
+    expect(() => normalizeOrganization({ id: 1, name: "A", metrics: { founded_year: 2001, founded_on: "2003-01-01" } })).toThrow(OrgsimError);
+  });
+});
+
+describe("search input", () => {
+  it("accepts REST strings and lists and turns them into store filters", () => {
+    const input = SimilarToDescriptionInput.parse({
+      description: "robots",
+      countries: "US,DEU",
+      regions: ["europe", "US-CA"],
+      employees_min: "10",
+      hq_only: "false",
+      limit: "5",
+    });
+    const filter = toStoreFilter(input);
+    expect(filter.location?.hqOnly).toBe(false);
+    expect(filter.location?.subdivisions).toEqual(["US-CA"]);
+    expect(filter.location?.countries).toContain("US");
+    expect(filter.location?.countries).toContain("FR");
+    expect(filter.employeesMin).toBe(10);
+    expect(input.limit).toBe(5);
+  });
+
+  it("names the parameter of an impossible range", () => {
+    const result = SimilarToDescriptionInput.safeParse({ description: "robots", employees_min: 9, employees_max: 3 });
+    expect(result.error?.issues[0]?.path).toEqual(["employees_min"]);
+  });
+});
+
+describe("cursors", () => {
+  it("resume only the query they were issued for", () => {
+    const q = fingerprint(["description", "robots", {}]);
+    const cursor = encodeCursor(20, q);
+    expect(decodeCursor(cursor, q, (p): p is number => typeof p === "number")).toBe(20);
+    expect(() => decodeCursor(cursor, fingerprint(["other"]), (p): p is number => typeof p === "number")).toThrow(/different query/);
+    expect(() => decodeCursor("garbage!", q, (p): p is number => typeof p === "number")).toThrow(/invalid cursor/);
+  });
+});
