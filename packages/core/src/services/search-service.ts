@@ -89,7 +89,8 @@ export class SearchService {
       vector,
       kind,
       filter: toStoreFilter(input),
-      ...(input.min_score !== undefined ? { minScore: input.min_score } : {}),
+      // Scores are reported rounded to 6 decimals; a floor equal to a reported score must keep that organization.
+      ...(input.min_score !== undefined ? { minScore: input.min_score - 5e-7 } : {}),
       offset,
       // One extra hit tells whether another page exists.
       size: size + 1,
