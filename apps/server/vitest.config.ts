@@ -1,10 +1,26 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * The HTTP suite is the backends' conformance suite: every test file runs once per backend.
+ * The elasticsearch project starts a real node (tools/elasticsearch-node) unless ELASTICSEARCH_URL names one.
+ */
 export default defineConfig({
   test: {
     // Each file starts a real server with the real model; one at a time fits a 2-core machine.
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 300_000,
+    projects: [
+      { extends: true, test: { name: "embedded", env: { ORGSIM_TEST_BACKEND: "embedded" } } },
+      {
+        extends: true,
+        test: {
+          name: "elasticsearch",
+          env: { ORGSIM_TEST_BACKEND: "elasticsearch" },
+          // The same setup as the adapter's own tests: one node for the run.
+          globalSetup: ["../../packages/backend-elasticsearch/test/global-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -1,7 +1,15 @@
 /** Wires adapters into the core services: the composition root. */
 import type { Services } from "@orgsim/api";
+import { openElasticsearchBackend, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
-import { CollectionService, type Embedder, OrganizationService, type OrganizationStore, SearchService } from "@orgsim/core";
+import {
+  type CollectionStore,
+  CollectionService,
+  type Embedder,
+  OrganizationService,
+  type OrganizationStore,
+  SearchService,
+} from "@orgsim/core";
 import { createEmbedder } from "@orgsim/embeddings";
 import { generateSampleOrganizations, SAMPLE_DATA_NOTICE } from "@orgsim/sample-data";
 import type { Config } from "./config";
@@ -19,9 +27,29 @@ export interface App {
 
 const SAMPLE_BATCH = 250;
 
+interface Backend {
+  organizations: OrganizationStore;
+  collections: CollectionStore;
+  close(): Promise<void>;
+}
+
+/** The configured adapters behind the core's ports. */
+async function openBackend(config: Config, dimension: number): Promise<Backend> {
+  if (config.backend === "embedded") return openEmbeddedBackend({ dataDir: config.dataDir });
+  const es = config.elasticsearch as NonNullable<Config["elasticsearch"]>;
+  const quantization = es.quantization;
+  if (quantization !== undefined && !VECTOR_INDEX_TYPES.includes(quantization as VectorIndexType)) {
+    throw new Error(`ORGSIM_ES_VECTOR_INDEX must be one of ${VECTOR_INDEX_TYPES.join(", ")}; got "${quantization}"`);
+  }
+  return openElasticsearchBackend({ ...es, quantization: quantization as VectorIndexType | undefined, dimension });
+}
+
 export async function createApp(config: Config): Promise<App> {
-  const backend = openEmbeddedBackend({ dataDir: config.dataDir });
   const embedder = await createEmbedder({ modelId: config.modelId, modelDir: config.modelDir });
+  const backend = await openBackend(config, embedder.dimension).catch(async (error) => {
+    await embedder.close();
+    throw error;
+  });
   const organizations = new OrganizationService(backend.organizations, embedder);
   const services: Services = {
     search: new SearchService(backend.organizations, embedder),

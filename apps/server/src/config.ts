@@ -2,7 +2,21 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
+export type BackendName = "embedded" | "elasticsearch";
+
+export interface ElasticsearchConfig {
+  url: string;
+  apiKey?: string;
+  username?: string;
+  password?: string;
+  indexPrefix?: string;
+  quantization?: string;
+}
+
 export interface Config {
+  backend: BackendName;
+  /** Set when backend is "elasticsearch". */
+  elasticsearch: ElasticsearchConfig | undefined;
   host: string;
   port: number;
   dataDir: string;
@@ -37,7 +51,27 @@ function intFromEnv(name: string, fallback: number, min: number, max: number): n
 export const userCwd = () => process.env.INIT_CWD || process.cwd();
 
 export function loadConfig(env = process.env): Config {
+  const backend = env.ORGSIM_BACKEND || "embedded";
+  if (backend !== "embedded" && backend !== "elasticsearch") {
+    throw new Error(`ORGSIM_BACKEND must be "embedded" or "elasticsearch"; got "${backend}"`);
+  }
+  if (backend === "elasticsearch" && !env.ELASTICSEARCH_URL) {
+    throw new Error("ORGSIM_BACKEND=elasticsearch needs ELASTICSEARCH_URL (e.g. http://127.0.0.1:9200; `pnpm es:start` runs a local node)");
+  }
+  const optional = (value: string | undefined) => (value ? value : undefined);
   return {
+    backend,
+    elasticsearch:
+      backend === "elasticsearch"
+        ? {
+            url: env.ELASTICSEARCH_URL as string,
+            apiKey: optional(env.ELASTICSEARCH_API_KEY),
+            username: optional(env.ELASTICSEARCH_USERNAME),
+            password: optional(env.ELASTICSEARCH_PASSWORD),
+            indexPrefix: optional(env.ORGSIM_ES_INDEX_PREFIX),
+            quantization: optional(env.ORGSIM_ES_VECTOR_INDEX),
+          }
+        : undefined,
     host: env.HOST || "127.0.0.1",
     port: intFromEnv("PORT", 3000, 0, 65535),
     dataDir: env.ORGSIM_DATA_DIR ? resolve(userCwd(), env.ORGSIM_DATA_DIR) : join(repoRoot(), ".orgsim", "data"),

@@ -40,7 +40,7 @@ export async function serve(config: Config): Promise<void> {
       `  OpenAPI  ${base}/openapi.json`,
       `  Docs     ${base}/docs`,
       `  Health   ${base}/health, ${base}/ready`,
-      `  Data     ${config.dataDir}`,
+      config.backend === "embedded" ? `  Data     ${config.dataDir}` : `  Elasticsearch ${config.elasticsearch?.url}`,
       // Access control arrives with API keys; until then the server is for loopback use.
       "  Access   open (no API keys configured): listening for local use only",
     ].join("\n"),

@@ -5,12 +5,37 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { inject } from "vitest";
 import { generateSampleOrganizations } from "@orgsim/sample-data";
 import { normalizeOrganization, type Organization, OrganizationWithId } from "@orgsim/core";
 
 const SERVER_DIR = join(import.meta.dirname, "..");
 export const TEST_SAMPLE_SIZE = 400;
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Provided by the elasticsearch project's global setup. */
+    elasticsearchUrl: string;
+  }
+}
+
+/** Which backend this run of the suite exercises (set per vitest project). */
+export const TEST_BACKEND = (process.env.ORGSIM_TEST_BACKEND ?? "embedded") as "embedded" | "elasticsearch";
+
+/**
+ * The environment that points a server (or the import command) at this run's backend. On
+ * Elasticsearch a data directory maps to its own index prefix, so a restart finds its data again.
+ */
+export function backendEnv(dataDir: string): Record<string, string> {
+  if (TEST_BACKEND === "embedded") return { ORGSIM_BACKEND: "embedded", ORGSIM_DATA_DIR: dataDir };
+  return {
+    ORGSIM_BACKEND: "elasticsearch",
+    ELASTICSEARCH_URL: inject("elasticsearchUrl"),
+    ORGSIM_ES_INDEX_PREFIX: basename(dataDir).toLowerCase().replace(/[^a-z0-9]/g, "-"),
+    ORGSIM_DATA_DIR: dataDir,
+  };
+}
 
 export interface TestServer {
   baseUrl: string;
@@ -23,7 +48,7 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "orgsim-test-"));
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "serve"], {
     cwd: SERVER_DIR,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ORGSIM_DATA_DIR: dataDir, ORGSIM_SAMPLE_SIZE: String(TEST_SAMPLE_SIZE), ...options.env },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...backendEnv(dataDir), ORGSIM_SAMPLE_SIZE: String(TEST_SAMPLE_SIZE), ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

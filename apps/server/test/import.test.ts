@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { api, removeDir, type TestServer, startServer } from "./harness";
+import { api, backendEnv, removeDir, type TestServer, startServer } from "./harness";
 
 const run = promisify(execFile);
 const SERVER_DIR = join(import.meta.dirname, "..");
@@ -21,7 +21,7 @@ afterAll(async () => {
 async function orgsimImport(file: string, mapping: string) {
   return run(process.execPath, ["--import", "tsx", "src/main.ts", "import", file, "--mapping", mapping], {
     cwd: SERVER_DIR,
-    env: { ...process.env, ORGSIM_DATA_DIR: dataDir },
+    env: { ...process.env, ...backendEnv(dataDir) },
   }).catch((error) => error as { stdout: string; stderr: string; code: number });
 }
 

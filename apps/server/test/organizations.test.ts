@@ -1,7 +1,7 @@
 /** Organizations, categories, the OpenAPI document, the typed client, and restarts, over real HTTP. */
 import { createOrgsimClient, orgsimErrorOf } from "@orgsim/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, removeDir, type TestServer, startServer } from "./harness";
+import { api, removeDir, TEST_BACKEND, type TestServer, startServer } from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -139,7 +139,7 @@ describe("reference and documents", () => {
   it("answers health and readiness", async () => {
     expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
     const ready = await (await fetch(`${server.baseUrl}/ready`)).json();
-    expect(ready).toMatchObject({ status: "ready", backend: "embedded" });
+    expect(ready).toMatchObject({ status: "ready", backend: TEST_BACKEND });
   });
 
   it("answers unknown paths with the contract's 404", async () => {
@@ -154,7 +154,7 @@ describe("the typed tRPC client", () => {
     const client = createOrgsimClient({ url: server.baseUrl });
     const result = await client.search.similarToDescription.query({ description: "robot arms for food factories", countries: ["FR"], limit: 3 });
     expect(result.data[0]?.id).toBe(5001);
-    expect(result.meta.backend).toBe("embedded");
+    expect(result.meta.backend).toBe(TEST_BACKEND);
 
     const collection = await client.collections.create.mutate({ name: "From the client" });
     await client.collections.items.add.mutate({ id: collection.id, entity_type: "organization", entity_id: "5001" });

@@ -1,7 +1,7 @@
 /** Search over real HTTP: the three modes, every filter against ground truth, paging, exclusions, bad input. */
 import { countriesInRegion, customerTextOf, type Organization } from "@orgsim/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, query, removeDir, sampleOrganizations, type TestServer, startServer } from "./harness";
+import { api, query, removeDir, sampleOrganizations, TEST_BACKEND, type TestServer, startServer } from "./harness";
 
 let server: TestServer;
 const sample = sampleOrganizations();
@@ -88,7 +88,7 @@ describe("similar to a business description", () => {
     const res = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7 })}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(7);
-    expect(res.body.meta).toMatchObject({ limit: 7, backend: "embedded" });
+    expect(res.body.meta).toMatchObject({ limit: 7, backend: TEST_BACKEND });
     expect(res.body.meta.model).toMatch(/.+/);
     expect(typeof res.body.meta.took_ms).toBe("number");
     const scores = res.body.data.map((o: any) => o.similarity.score);
