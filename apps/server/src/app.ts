@@ -25,8 +25,6 @@ export interface App {
   close(): Promise<void>;
 }
 
-const SAMPLE_BATCH = 250;
-
 interface Backend {
   organizations: OrganizationStore;
   collections: CollectionStore;
@@ -67,10 +65,16 @@ export async function createApp(config: Config): Promise<App> {
       if (config.sampleSize > 0 && (await organizations.count()) === 0) {
         log(`Empty store: loading ${config.sampleSize} sample organizations. ${SAMPLE_DATA_NOTICE}`);
         const sample = generateSampleOrganizations({ count: config.sampleSize });
-        for (let start = 0; start < sample.length; start += SAMPLE_BATCH) {
-          await organizations.upsertMany(sample.slice(start, start + SAMPLE_BATCH));
-          log(`  embedded ${Math.min(start + SAMPLE_BATCH, sample.length)}/${sample.length}`);
-        }
+        let reported = 0;
+        // One atomic write: an interrupted first start leaves an empty store, so the next start loads it all again.
+        await organizations.upsertMany(sample, {
+          onEmbedded: (done, total) => {
+            if (done - reported >= 250 || done === total) {
+              reported = done;
+              log(`  embedded ${done}/${total}`);
+            }
+          },
+        });
       }
       ready = true;
     },

@@ -37,6 +37,7 @@ export async function serve(config: Config): Promise<void> {
       `orgsim is ready: ${count} organizations, backend ${app.organizationStore.backend}, model ${app.embedder.modelId}`,
       `  REST     ${base}/v1   (e.g. ${base}/v1/search/organizations/similar?description=industrial+robots&countries=DE)`,
       `  tRPC     ${base}/trpc`,
+      `  MCP      ${base}/mcp (Streamable HTTP); stdio: pnpm --silent mcp`,
       `  OpenAPI  ${base}/openapi.json`,
       `  Docs     ${base}/docs`,
       `  Health   ${base}/health, ${base}/ready`,

@@ -1,4 +1,4 @@
-/** The HTTP server: REST (/v1), tRPC (/trpc), OpenAPI (/openapi.json, /docs) and health probes. */
+/** The HTTP server: REST (/v1), tRPC (/trpc), MCP (/mcp), OpenAPI (/openapi.json, /docs) and health probes. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { appRouter } from "@orgsim/api";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
@@ -6,6 +6,7 @@ import type { App } from "../app";
 import { contextFactory } from "./context";
 import { createDocsHandlers, send } from "./docs";
 import { MAX_BODY_BYTES } from "./limits";
+import { createMcpHandler } from "./mcp";
 import { createRestHandler } from "./rest";
 
 const notFound = (res: ServerResponse, path: string) =>
@@ -20,6 +21,7 @@ export function createHttpServer(app: App): Server {
     maxBodySize: MAX_BODY_BYTES,
     createContext: ({ req, res }) => createContext(req, res),
   });
+  const mcp = createMcpHandler(app.services);
   let baseUrl = "";
   const docs = createDocsHandlers(() => baseUrl);
 
@@ -31,6 +33,7 @@ export function createHttpServer(app: App): Server {
         return await rest(req, res);
       }
       if (path.startsWith("/trpc/")) return trpc(req, res);
+      if (path === "/mcp") return await mcp(req, res);
       if (path === "/health") return send(res, 200, "application/json", JSON.stringify({ status: "ok" }));
       if (path === "/ready") return await ready(app, res);
       if (path === "/openapi.json") return docs.openapi(res);

@@ -8,7 +8,9 @@ import type { OrganizationRecord, OrganizationStore } from "../ports/organizatio
 import { type Organization, OrganizationWithId } from "../schemas/organization";
 import { assertSameModel } from "./model-check";
 
+/** A request's limit (REST, tRPC, MCP and the importer's batches); the service itself writes any number atomically. */
 export const MAX_BULK_ORGANIZATIONS = 1000;
+const EMBED_CHUNK = 100;
 
 export class OrganizationService {
   constructor(
@@ -31,10 +33,7 @@ export class OrganizationService {
    * Validates every organization first, then embeds and writes them together:
    * one invalid organization writes nothing and names its index.
    */
-  async upsertMany(inputs: unknown[]): Promise<Organization[]> {
-    if (inputs.length > MAX_BULK_ORGANIZATIONS) {
-      throw new OrgsimError("PAYLOAD_TOO_LARGE", `At most ${MAX_BULK_ORGANIZATIONS} organizations a request; got ${inputs.length}`);
-    }
+  async upsertMany(inputs: unknown[], options: { onEmbedded?: (done: number, total: number) => void } = {}): Promise<Organization[]> {
     const issues: ValidationIssue[] = [];
     const organizations: Organization[] = [];
     const seen = new Set<number>();
@@ -61,7 +60,13 @@ export class OrganizationService {
       throw error;
     }
     await assertSameModel(this.store, this.embedder);
-    await this.store.upsert(await this.embedAll(organizations), { modelId: this.embedder.modelId, dimension: this.embedder.dimension });
+    const records: OrganizationRecord[] = [];
+    for (let start = 0; start < organizations.length; start += EMBED_CHUNK) {
+      records.push(...(await this.embedAll(organizations.slice(start, start + EMBED_CHUNK))));
+      options.onEmbedded?.(records.length, organizations.length);
+    }
+    // One write for all: a crash mid-way leaves the store as it was.
+    await this.store.upsert(records, { modelId: this.embedder.modelId, dimension: this.embedder.dimension });
     return organizations;
   }
 

@@ -1,0 +1,82 @@
+/**
+ * MCP over Streamable HTTP at /mcp, stateless: every POST gets a new MCP server and
+ * transport (the SDK's stateless pattern), bound to the caller's tenant.
+ *
+ * Why stateless: every orgsim tool is one request and one answer; nothing is pushed to
+ * the client later, so sessions would only add server memory, expiry and sticky
+ * routing. A server per request costs little (the tool definitions and their JSON
+ * Schemas are built once per process) and lets the tenant of each request's API key
+ * choose the collections it sees once access control exists.
+ *
+ * GET (a standalone event stream) and DELETE (ending a session) have nothing to do
+ * without sessions: 405, as the SDK's stateless example answers.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { DEFAULT_TENANT, type Services } from "@orgsim/api";
+import { createOrgsimMcpServer } from "@orgsim/mcp";
+import { MAX_BODY_BYTES } from "./limits";
+
+export interface McpHandlerOptions {
+  /** The caller's tenant. Until API keys exist every caller is the open server's tenant. */
+  tenantOf?: (req: IncomingMessage) => string;
+  log?: (line: string) => void;
+}
+
+export function createMcpHandler(services: Services, options: McpHandlerOptions = {}) {
+  const tenantOf = options.tenantOf ?? (() => DEFAULT_TENANT);
+  const log = options.log ?? ((line: string) => console.error(line));
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = refusal(req);
+    if (refused) return jsonRpcError(res, 403, refused);
+    if (req.method !== "POST") {
+      res.setHeader("allow", "POST");
+      return jsonRpcError(res, 405, "Method not allowed: this MCP endpoint is stateless and takes POST only");
+    }
+    const server = createOrgsimMcpServer({ services, tenant: tenantOf(req), log });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      // One JSON answer a request: no tool streams anything.
+      enableJsonResponse: true,
+      maxRequestBodySize: MAX_BODY_BYTES,
+    });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+const LOOPBACK_ADDRESS = /^(127\.|::1$|::ffff:127\.)/;
+
+function hostnameOf(value: string): string | null {
+  try {
+    return new URL(value.includes("://") ? value : `http://${value}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * DNS-rebinding protection, as the MCP transport spec asks of local servers: on a
+ * loopback connection the Host must be a loopback name, and a browser's Origin (when
+ * sent) a loopback origin. Returns why a request is refused, or null.
+ */
+function refusal(req: IncomingMessage): string | null {
+  if (!LOOPBACK_ADDRESS.test(req.socket.localAddress ?? "")) return null;
+  const host = hostnameOf(req.headers.host ?? "");
+  if (!host || !LOOPBACK_NAMES.has(host)) return `Forbidden: Host ${req.headers.host ?? "(none)"} is not a local name`;
+  const origin = req.headers.origin;
+  if (origin !== undefined && !LOOPBACK_NAMES.has(hostnameOf(origin) ?? "")) return `Forbidden: Origin ${origin} is not allowed`;
+  return null;
+}
+
+/** Transport-level refusals are JSON-RPC errors (no request id), as the SDK writes its own. */
+function jsonRpcError(res: ServerResponse, status: number, message: string) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}

@@ -1,0 +1,113 @@
+/** MCP at /mcp over Streamable HTTP, with the official SDK client against the real server. */
+import { request } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { agentWorkflow, errorOf } from "@orgsim/mcp/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeDir, startServer, type TestServer } from "./harness";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ env: { ORGSIM_SAMPLE_SIZE: "60" } });
+});
+afterAll(async () => {
+  await server?.stop();
+  if (server) removeDir(server.dataDir);
+});
+
+async function connect(): Promise<Client> {
+  const client = new Client({ name: "orgsim-http-test", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
+  return client;
+}
+
+/** A raw JSON-RPC POST, as curl would send it. */
+async function post(body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${server.baseUrl}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+describe("MCP over Streamable HTTP", () => {
+  it("is announced at start", () => {
+    expect(server.output()).toMatch(/MCP\s+http:\/\/127\.0\.0\.1:\d+\/mcp \(Streamable HTTP\); stdio: pnpm --silent mcp/);
+  });
+
+  it("runs an agent's workflow: every tool, bad input, the one-type rule", async () => {
+    const client = await connect();
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: "orgsim" });
+      const report = await agentWorkflow(client);
+      expect(report.tools).toBe(13);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("shares collections between requests and clients (one tenant, no sessions)", async () => {
+    const a = await connect();
+    const b = await connect();
+    try {
+      const created = (await a.callTool({ name: "create_collection", arguments: { name: "Shared" } })) as any;
+      const seen = (await b.callTool({ name: "get_collection", arguments: { id: created.structuredContent.data.id } })) as any;
+      expect(seen.structuredContent.data.name).toBe("Shared");
+      const mismatch = errorOf((await b.callTool({ name: "create_collection", arguments: { name: "x".repeat(201) } })) as any);
+      expect(mismatch.code).toBe("VALIDATION_FAILED");
+      expect(mismatch.first).toContain("name");
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("answers plain JSON-RPC POSTs with JSON and no session id", async () => {
+    const res = await post({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_organization", arguments: { organization_id: 1, detail: "compact" } } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { structuredContent: { data: { id: 1 } } } });
+
+    const listed = (await (await post({ jsonrpc: "2.0", id: 8, method: "tools/list" })).json()) as any;
+    expect(listed.result.tools).toHaveLength(13);
+  });
+
+  it("refuses GET and DELETE (stateless: no stream, no session) and malformed bodies", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await fetch(`${server.baseUrl}/mcp`, { method, headers: { accept: "text/event-stream" } });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+      expect(((await res.json()) as any).error.message).toContain("POST");
+    }
+    const bad = await fetch(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{not json",
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error.code).toBe(-32700);
+  });
+
+  it("refuses foreign origins and hosts (DNS rebinding) on its loopback address", async () => {
+    const init = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+    const foreign = await post(init, { origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect((await post(init, { origin: "http://localhost:6274" })).status).toBe(200);
+
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${server.baseUrl}/mcp`);
+      const req = request(
+        { hostname: url.hostname, port: url.port, path: "/mcp", method: "POST", headers: { host: "evil.example", "content-type": "application/json", accept: "application/json, text/event-stream" } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify(init));
+    });
+    expect(status).toBe(403);
+  });
+});

@@ -1,0 +1,74 @@
+/** Collections: create, list, get. Inputs and records are the core's (packages/core/src/schemas/collections.ts). */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Collection, CollectionPage, CollectionRef, CreateCollectionInput, ListCollectionsInput } from "@orgsim/core";
+import { z } from "zod";
+import { collectionLine, moreLine } from "../format";
+import { agentLimit, cursorDescription } from "../params";
+import { defineTool, READ_ONLY, registerTools, type ToolRuntime } from "../tool";
+
+/** The rule every collection tool is about, told once. */
+export const ONE_TYPE_RULE =
+  "A collection holds exactly one entity type — organization, product, person, address or funding_round — fixed when it is created with entity_type " +
+  "or else by its first item, for the collection's whole life (even when emptied). An item of another type is refused with ENTITY_TYPE_MISMATCH naming both types: " +
+  "put it in another collection.";
+
+/** The core's collection id parameter, described for agents (same validation). */
+export const collectionIdParam = () =>
+  CollectionRef.shape.id.meta({ description: "The collection's id (col_…), from create_collection or list_collections" });
+
+export const collectionTools = [
+  defineTool({
+    name: "create_collection",
+    title: "Create a collection",
+    description:
+      "Create a named collection to keep organizations (or people, products, addresses, funding rounds) you want to come back to, e.g. a shortlist from a search. " +
+      `Set entity_type now to fix the type, or leave it out and the first item fixes it. ${ONE_TYPE_RULE} ` +
+      "Each call creates a new collection (check list_collections first to reuse one). Returns the collection; use its id with add_collection_item or bulk_add_collection_items.",
+    input: CreateCollectionInput,
+    output: z.object({ data: Collection }),
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+    async run(input, { services, tenant }) {
+      const collection = await services.collections.create(tenant, input);
+      return { structured: { data: collection }, text: `Created collection ${collection.id}:\n${collectionLine(collection)}` };
+    },
+  }),
+
+  defineTool({
+    name: "list_collections",
+    title: "List collections",
+    description:
+      "List your collections in the order they were created, with their entity type (null until the first item) and item count. " +
+      "Use it to find an existing collection's id before creating a new one.",
+    input: ListCollectionsInput.safeExtend({ limit: agentLimit(), cursor: ListCollectionsInput.shape.cursor.meta({ description: cursorDescription }) }),
+    output: CollectionPage.extend({}),
+    hints: READ_ONLY,
+    async run(input, { services, tenant }) {
+      const page = await services.collections.list(tenant, input);
+      const lines = [
+        page.data.length === 0 && !input.cursor ? "No collections yet: create one with create_collection." : `${page.data.length} collections:`,
+        ...page.data.map(collectionLine),
+        moreLine(page.next_cursor, "collections"),
+      ];
+      return { structured: { data: page.data, meta: { next_cursor: page.next_cursor } }, text: lines.join("\n") };
+    },
+  }),
+
+  defineTool({
+    name: "get_collection",
+    title: "Get a collection",
+    description:
+      "Get one collection by id: name, description, entity type (null until the first item) and item count. " +
+      "Use list_collection_items for its items. Unknown ids answer NOT_FOUND.",
+    input: CollectionRef.safeExtend({ id: collectionIdParam() }),
+    output: z.object({ data: Collection }),
+    hints: READ_ONLY,
+    async run({ id }, { services, tenant }) {
+      const collection = await services.collections.get(tenant, id);
+      return { structured: { data: collection }, text: collectionLine(collection) };
+    },
+  }),
+];
+
+export function registerCollectionTools(server: McpServer, runtime: ToolRuntime): void {
+  registerTools(server, runtime, collectionTools);
+}

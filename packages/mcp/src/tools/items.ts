@@ -1,0 +1,149 @@
+/** Collection items: list, add, bulk add, update, delete. Inputs and records are the core's. */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  AddItemInput,
+  BulkAddItemsInput,
+  BulkAddResult,
+  CollectionItem,
+  type CollectionItem as CollectionItemType,
+  ItemPage,
+  ItemRef,
+  ListItemsInput,
+  UpdateItemInput,
+} from "@orgsim/core";
+import { z } from "zod";
+import { CompactItem, compactItem, itemLine, jsonBlock, moreLine } from "../format";
+import { AGENT_MAX_PAGE_SIZE, agentLimit, cursorDescription, Detail, detailParam } from "../params";
+import { defineTool, READ_ONLY, registerTools, type ToolRuntime } from "../tool";
+import { collectionIdParam, ONE_TYPE_RULE } from "./collections";
+
+const itemIdParam = () => ItemRef.shape.item_id.meta({ description: "The item's id (itm_…), from add_collection_item or list_collection_items" });
+
+/** A bulk answer lists at most this many items (the counts cover all of them). */
+const BULK_ITEMS_SHOWN = AGENT_MAX_PAGE_SIZE;
+
+const ENTITY_HELP =
+  'entity_id is the entity\'s identifier as a string; for an organization, its orgsim id (e.g. "4242"), which must exist. ' +
+  "entity is an optional snapshot checked against the type: organization {name, domain}; person {full_name, title, email, linkedin_url, organization_id}; " +
+  "product {name, description, url, category, organization_id}; address {address_line, city, subdivision_code, postal_code, country_code}; " +
+  "funding_round {organization_id, stage, announced_on, amount_usd, investors}. notes (up to 10,000 characters) and tags (up to 50) are yours.";
+
+const itemsText = (items: CollectionItemType[], detail: Detail) =>
+  detail === "full" && items.length > 0 ? [jsonBlock("Full records", items)] : [];
+
+export const itemTools = [
+  defineTool({
+    name: "list_collection_items",
+    title: "List a collection's items",
+    description:
+      "List the items of a collection, oldest first: compact by default (item id, entity type and id, a label from the snapshot, tags, notes cut to one line); " +
+      `detail="full" adds the entity snapshot, whole notes and timestamps. limit is 1–${AGENT_MAX_PAGE_SIZE} (default 10); call again with cursor = meta.next_cursor for more.`,
+    input: ListItemsInput.safeExtend({
+      id: collectionIdParam(),
+      limit: agentLimit(),
+      cursor: ListItemsInput.shape.cursor.meta({ description: cursorDescription }),
+      detail: detailParam("compact"),
+    }),
+    output: z.object({
+      data: z.array(z.union([CompactItem, CollectionItem])),
+      meta: ItemPage.shape.meta.extend({ detail: Detail }),
+    }),
+    hints: READ_ONLY,
+    async run({ id, detail, ...page }, { services, tenant }) {
+      const result = await services.collections.listItems(tenant, id, page);
+      const lines = [
+        result.data.length === 0 && !page.cursor ? `Collection ${id} is empty.` : `${result.data.length} items of ${id}:`,
+        ...result.data.map(itemLine),
+        moreLine(result.next_cursor, "items"),
+        ...itemsText(result.data, detail),
+      ];
+      return {
+        structured: { data: detail === "full" ? result.data : result.data.map(compactItem), meta: { next_cursor: result.next_cursor, detail } },
+        text: lines.join("\n"),
+      };
+    },
+  }),
+
+  defineTool({
+    name: "add_collection_item",
+    title: "Add an item to a collection",
+    description:
+      "Add one entity to a collection, e.g. an organization found by a search (entity_type \"organization\", entity_id its id as a string). " +
+      `${ONE_TYPE_RULE} Adding the same entity again returns the existing item (meta.created false) and changes nothing, so retrying is safe. ` +
+      `${ENTITY_HELP} For several entities at once use bulk_add_collection_items.`,
+    input: AddItemInput.safeExtend({ id: collectionIdParam() }),
+    output: z.object({
+      data: CollectionItem,
+      meta: z.object({ created: z.boolean().meta({ description: "false when the entity was already in the collection (the existing item is returned)" }) }),
+    }),
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    async run({ id, ...item }, { services, tenant }) {
+      const added = await services.collections.add(tenant, id, item);
+      const head = added.created ? `Added to ${id}:` : `Already in ${id} (nothing changed):`;
+      return { structured: { data: added.item, meta: { created: added.created } }, text: `${head}\n${itemLine(added.item)}` };
+    },
+  }),
+
+  defineTool({
+    name: "bulk_add_collection_items",
+    title: "Add several items to a collection",
+    description:
+      "Add 1–1,000 entities to a collection in one call, all or nothing: one invalid item, or an item whose type differs from the collection's or from the rest of the batch, " +
+      "writes nothing, and the error's details.failing_indexes lists the items to fix (0-based). Entities already in the collection are kept as they are (counted in meta.existing). " +
+      `${ONE_TYPE_RULE} ${ENTITY_HELP} The answer lists at most ${BULK_ITEMS_SHOWN} items in brief (meta.not_shown counts the rest; see list_collection_items).`,
+    input: BulkAddItemsInput.safeExtend({ id: collectionIdParam() }),
+    output: z.object({
+      data: z.array(CompactItem),
+      meta: BulkAddResult.shape.meta.extend({ not_shown: z.number().int().meta({ description: "Items added or found but not listed in data" }) }),
+    }),
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    async run({ id, items }, { services, tenant }) {
+      const added = await services.collections.addMany(tenant, id, items);
+      const created = added.filter((a) => a.created).length;
+      const shown = added.slice(0, BULK_ITEMS_SHOWN).map((a) => a.item);
+      const meta = { created, existing: added.length - created, not_shown: added.length - shown.length };
+      const lines = [
+        `${id}: ${created} added, ${meta.existing} already there.`,
+        ...shown.map(itemLine),
+        ...(meta.not_shown > 0 ? [`…and ${meta.not_shown} more (list_collection_items shows them).`] : []),
+      ];
+      return { structured: { data: shown.map(compactItem), meta }, text: lines.join("\n") };
+    },
+  }),
+
+  defineTool({
+    name: "update_collection_item",
+    title: "Update a collection item",
+    description:
+      "Replace an item's notes, tags or entity snapshot; fields you leave out stay as they are (null clears notes or the snapshot). " +
+      "entity_type and entity_id cannot change: to change the entity, delete the item and add another. The snapshot is checked against the item's type.",
+    input: UpdateItemInput.safeExtend({ id: collectionIdParam(), item_id: itemIdParam() }),
+    output: z.object({ data: CollectionItem }),
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    async run({ id, item_id, ...patch }, { services, tenant }) {
+      const item = await services.collections.updateItem(tenant, id, item_id, patch);
+      return { structured: { data: item }, text: `Updated in ${id}:\n${itemLine(item)}` };
+    },
+  }),
+
+  defineTool({
+    name: "delete_collection_item",
+    title: "Remove an item from a collection",
+    description:
+      "Remove one item from a collection (the entity itself is not touched). The collection keeps its entity type even when emptied. " +
+      "Removing an item that is not there answers NOT_FOUND.",
+    input: ItemRef.safeExtend({ id: collectionIdParam(), item_id: itemIdParam() }),
+    output: z.object({
+      data: z.object({ collection_id: CollectionItem.shape.collection_id, item_id: CollectionItem.shape.id, deleted: z.literal(true) }),
+    }),
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    async run({ id, item_id }, { services, tenant }) {
+      await services.collections.deleteItem(tenant, id, item_id);
+      return { structured: { data: { collection_id: id, item_id, deleted: true as const } }, text: `Removed ${item_id} from ${id}.` };
+    },
+  }),
+];
+
+export function registerItemTools(server: McpServer, runtime: ToolRuntime): void {
+  registerTools(server, runtime, itemTools);
+}
