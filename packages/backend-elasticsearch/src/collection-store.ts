@@ -1,0 +1,502 @@
+/**
+ * CollectionStore on Elasticsearch: collections in `<prefix>-collections-v1`, items in
+ * `<prefix>-items-v1` (each behind its alias). Every read and write is scoped by tenant: another
+ * tenant's collection is simply absent.
+ *
+ * The one-type rule holds under concurrency through optimistic concurrency control, never
+ * check-then-write: a collection's `entity_type` only ever goes from null to a type, through an
+ * `index` conditioned on the `_seq_no`/`_primary_term` read together with the null (a conflict
+ * re-reads and re-checks), and items are written only after their type was read as, or made, the
+ * collection's type. Since the type never changes once set, no item of another type can be stored.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { Client, estypes } from "@elastic/elasticsearch";
+import {
+  type AddedItem,
+  assertItemTypes,
+  type Collection,
+  type CollectionItem,
+  type CollectionStore,
+  decodeCursor,
+  type EntityType,
+  encodeCursor,
+  fingerprint,
+  type NewItem,
+  OrgsimError,
+  type Page,
+} from "@orgsim/core";
+import type { IndexName, ResolvedConfig } from "./config";
+import { ensureIndex, guarded, isConflict, isNotFound, scanIds } from "./elastic";
+
+/** The contract's limit on items in one collection. */
+export const MAX_ITEMS_PER_COLLECTION = 100_000;
+/** Attempts of the read-check-write step of addItems before giving up with CONFLICT. */
+const MAX_ATTEMPTS = 50;
+
+interface CollectionDoc {
+  id: string;
+  tenant: string;
+  name: string;
+  description: string | null;
+  entity_type: EntityType | null;
+  created_at: string;
+  updated_at: string;
+}
+interface ItemDoc extends CollectionItem {
+  tenant: string;
+}
+interface Versioned<T> {
+  doc: T;
+  seqNo: number;
+  primaryTerm: number;
+}
+/** Page position: the (created_at, id) of the last row of the previous page. */
+type Position = [string, string];
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString("base64url")}`;
+const now = () => new Date().toISOString();
+const isPosition = (p: unknown): p is Position => Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === "string");
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * An item's id follows from its collection and entity, so adding the same entity twice, even from
+ * two processes at once, targets one document (`op_type=create` lets only one write it).
+ */
+export function itemIdOf(collectionId: string, entityId: string): string {
+  return `itm_${createHash("sha256").update(collectionId).update("\0").update(entityId).digest("base64url").slice(0, 22)}`;
+}
+
+const keyword = { type: "keyword" } as const;
+const unindexedText = { type: "text", index: false } as const;
+
+export const COLLECTION_MAPPINGS: estypes.MappingTypeMapping = {
+  dynamic: "strict",
+  _meta: { orgsim_schema: 1 },
+  properties: {
+    id: keyword,
+    tenant: keyword,
+    name: unindexedText,
+    description: unindexedText,
+    entity_type: keyword,
+    // ISO-8601 UTC strings: keyword order is time order, and equals the embedded store's bytewise order.
+    created_at: keyword,
+    updated_at: keyword,
+  },
+};
+
+export const ITEM_MAPPINGS: estypes.MappingTypeMapping = {
+  dynamic: "strict",
+  _meta: { orgsim_schema: 1 },
+  properties: {
+    id: keyword,
+    tenant: keyword,
+    collection_id: keyword,
+    entity_type: keyword,
+    entity_id: keyword,
+    entity: { type: "object", enabled: false },
+    notes: unindexedText,
+    tags: keyword,
+    created_at: keyword,
+    updated_at: keyword,
+  },
+};
+
+function toCollection(doc: CollectionDoc, itemCount: number): Collection {
+  return { id: doc.id, name: doc.name, description: doc.description, entity_type: doc.entity_type, item_count: itemCount, created_at: doc.created_at, updated_at: doc.updated_at };
+}
+function toItem(doc: ItemDoc): CollectionItem {
+  return {
+    id: doc.id,
+    collection_id: doc.collection_id,
+    entity_type: doc.entity_type,
+    entity_id: doc.entity_id,
+    entity: doc.entity ?? null,
+    notes: doc.notes ?? null,
+    tags: doc.tags ?? [],
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+  };
+}
+
+export class ElasticsearchCollectionStore implements CollectionStore {
+  private closed = false;
+
+  constructor(
+    private readonly client: Client,
+    private readonly config: ResolvedConfig,
+    private readonly names: { collections: IndexName; items: IndexName },
+    private readonly onClose: () => Promise<void> = () => client.close(),
+  ) {}
+
+  /** Creates both indices when missing. */
+  async init(): Promise<void> {
+    const settings = { number_of_shards: this.config.shards, number_of_replicas: this.config.replicas };
+    await guarded(this.config.url, async () => {
+      await ensureIndex(this.client, this.names.collections, () => ({ settings, mappings: COLLECTION_MAPPINGS }));
+      await ensureIndex(this.client, this.names.items, () => ({ settings, mappings: ITEM_MAPPINGS }));
+    });
+  }
+
+  async create(tenant: string, input: { name: string; description: string | null; entity_type: EntityType | null }): Promise<Collection> {
+    const time = now();
+    const doc: CollectionDoc = { id: newId("col"), tenant, name: input.name, description: input.description, entity_type: input.entity_type, created_at: time, updated_at: time };
+    return guarded(this.config.url, async () => {
+      await this.client.create({ index: this.names.collections.alias, id: doc.id, document: doc, refresh: this.config.refresh });
+      return toCollection(doc, 0);
+    });
+  }
+
+  async list(tenant: string, page: { limit: number; cursor?: string }): Promise<Page<Collection>> {
+    return guarded(this.config.url, async () => {
+      const { docs, next } = await this.page<CollectionDoc>(["collections", tenant], page, this.names.collections.alias, [{ term: { tenant } }]);
+      const counts = await this.countItems(docs.map((d) => d.id));
+      return { data: docs.map((d) => toCollection(d, counts.get(d.id) ?? 0)), next_cursor: next };
+    });
+  }
+
+  async get(tenant: string, id: string): Promise<Collection | null> {
+    return guarded(this.config.url, async () => {
+      const current = await this.readCollection(tenant, id);
+      return current ? this.withCount(current.doc) : null;
+    });
+  }
+
+  async update(tenant: string, id: string, patch: { name?: string; description?: string | null }): Promise<Collection | null> {
+    return guarded(this.config.url, async () => {
+      if (!(await this.readCollection(tenant, id))) return null;
+      const changes: Partial<CollectionDoc> = { updated_at: now() };
+      if (patch.name !== undefined) changes.name = patch.name;
+      if (patch.description !== undefined) changes.description = patch.description;
+      try {
+        // A partial update (merged on the shard, under its own version check) never touches entity_type.
+        const response = await this.client.update<CollectionDoc, Partial<CollectionDoc>>({
+          index: this.names.collections.alias,
+          id,
+          doc: changes,
+          retry_on_conflict: 10,
+          refresh: this.config.refresh,
+          _source: true,
+        });
+        const doc = response.get?._source as CollectionDoc | undefined;
+        return doc ? this.withCount(doc) : null;
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    });
+  }
+
+  async delete(tenant: string, id: string): Promise<boolean> {
+    return guarded(this.config.url, async () => {
+      const current = await this.readCollection(tenant, id);
+      if (!current) return false;
+      // The collection first: from then on addItems finds no collection (and one already past its
+      // check takes its own items back, see writeItems), then every item, in pages of ids.
+      try {
+        await this.client.delete({ index: this.names.collections.alias, id, refresh: this.config.refresh });
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw error;
+      }
+      await this.deleteItemsOf(id);
+      return true;
+    });
+  }
+
+  async addItems(tenant: string, collectionId: string, items: NewItem[]): Promise<AddedItem[] | null> {
+    return guarded(this.config.url, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const current = await this.readCollection(tenant, collectionId);
+        if (!current) return null;
+        if (items.length === 0) return [];
+        // The whole batch is checked before anything is written: a mismatch writes nothing.
+        const type = assertItemTypes(
+          current.doc.entity_type,
+          items.map((i) => i.entity_type),
+        );
+        if (current.doc.entity_type === null) {
+          try {
+            // Fix the type only if the collection is still exactly the version read with entity_type null.
+            await this.client.index({
+              index: this.names.collections.alias,
+              id: collectionId,
+              document: { ...current.doc, entity_type: type },
+              if_seq_no: current.seqNo,
+              if_primary_term: current.primaryTerm,
+              refresh: this.config.refresh,
+            });
+          } catch (error) {
+            if (!isConflict(error)) throw error;
+            // Someone changed the collection since we read it (perhaps fixing another type): read and check again.
+            if (attempt >= MAX_ATTEMPTS) throw new OrgsimError("CONFLICT", `Collection ${collectionId} is being changed by many requests at once; retry`);
+            await sleep(Math.min(50, attempt * 2) * Math.random());
+            continue;
+          }
+        }
+        return this.writeItems(tenant, collectionId, items);
+      }
+    });
+  }
+
+  async listItems(tenant: string, collectionId: string, page: { limit: number; cursor?: string }): Promise<Page<CollectionItem> | null> {
+    return guarded(this.config.url, async () => {
+      if (!(await this.readCollection(tenant, collectionId))) return null;
+      // The fingerprint binds the cursor to this tenant and collection.
+      const { docs, next } = await this.page<ItemDoc>(["items", tenant, collectionId], page, this.names.items.alias, [
+        { term: { collection_id: collectionId } },
+        { term: { tenant } },
+      ]);
+      return { data: docs.map(toItem), next_cursor: next };
+    });
+  }
+
+  async getItem(tenant: string, collectionId: string, itemId: string): Promise<CollectionItem | null> {
+    return guarded(this.config.url, async () => {
+      const current = await this.readItem(tenant, collectionId, itemId);
+      return current ? toItem(current.doc) : null;
+    });
+  }
+
+  async updateItem(
+    tenant: string,
+    collectionId: string,
+    itemId: string,
+    patch: { notes?: string | null; tags?: string[]; entity?: Record<string, unknown> | null },
+  ): Promise<CollectionItem | null> {
+    return guarded(this.config.url, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const current = await this.readItem(tenant, collectionId, itemId);
+        if (!current) return null;
+        // The whole document, conditioned on the version read (a partial update would merge `entity`, not replace it).
+        const next: ItemDoc = {
+          ...current.doc,
+          notes: patch.notes !== undefined ? patch.notes : current.doc.notes,
+          tags: patch.tags !== undefined ? patch.tags : current.doc.tags,
+          entity: patch.entity !== undefined ? patch.entity : current.doc.entity,
+          updated_at: now(),
+        };
+        try {
+          await this.client.index({
+            index: this.names.items.alias,
+            id: itemId,
+            document: next,
+            if_seq_no: current.seqNo,
+            if_primary_term: current.primaryTerm,
+            refresh: this.config.refresh,
+          });
+          return toItem(next);
+        } catch (error) {
+          if (!isConflict(error)) throw error;
+          if (attempt >= MAX_ATTEMPTS) throw new OrgsimError("CONFLICT", `Item ${itemId} is being changed by many requests at once; retry`);
+          await sleep(Math.min(50, attempt * 2) * Math.random());
+        }
+      }
+    });
+  }
+
+  async deleteItem(tenant: string, collectionId: string, itemId: string): Promise<boolean> {
+    return guarded(this.config.url, async () => {
+      if (!(await this.readItem(tenant, collectionId, itemId))) return false;
+      try {
+        await this.client.delete({ index: this.names.items.alias, id: itemId, refresh: this.config.refresh });
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw error;
+      }
+      await this.touch(collectionId, now());
+      return true;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.onClose();
+  }
+
+  /** Writes the items of a batch already checked against the collection's type. */
+  private async writeItems(tenant: string, collectionId: string, items: NewItem[]): Promise<AddedItem[] | null> {
+    const time = now();
+    // One document per entity: within the batch the first occurrence counts.
+    const wanted = new Map<string, ItemDoc>();
+    for (const item of items) {
+      const id = itemIdOf(collectionId, item.entity_id);
+      if (wanted.has(id)) continue;
+      wanted.set(id, {
+        id,
+        tenant,
+        collection_id: collectionId,
+        entity_type: item.entity_type,
+        entity_id: item.entity_id,
+        entity: item.entity ?? null,
+        notes: item.notes ?? null,
+        tags: item.tags ?? [],
+        created_at: time,
+        updated_at: time,
+      });
+    }
+    const stored = await this.readItems([...wanted.keys()]);
+    const fresh = [...wanted.values()].filter((doc) => !stored.has(doc.id));
+    const created = new Set<string>();
+
+    if (fresh.length > 0) {
+      const present = (await this.countItems([collectionId])).get(collectionId) ?? 0;
+      if (present + fresh.length > MAX_ITEMS_PER_COLLECTION) {
+        throw new OrgsimError("CONFLICT", `A collection holds at most ${MAX_ITEMS_PER_COLLECTION} items; this one has ${present}, the request adds ${fresh.length}`, {
+          item_count: present,
+          limit: MAX_ITEMS_PER_COLLECTION,
+        });
+      }
+      // op_type=create: an item someone else wrote meanwhile answers 409 and stays as it is.
+      const response = await this.client.bulk({
+        operations: fresh.flatMap((doc) => [{ create: { _index: this.names.items.alias, _id: doc.id } }, doc]),
+        refresh: this.config.refresh,
+      });
+      const raced: string[] = [];
+      const failures: string[] = [];
+      response.items.forEach((result, i) => {
+        const id = (fresh[i] as ItemDoc).id;
+        const outcome = result.create;
+        if (outcome?.status === 201) created.add(id);
+        else if (outcome?.status === 409) raced.push(id);
+        else failures.push(`${id}: ${outcome?.error?.type ?? outcome?.status}: ${outcome?.error?.reason ?? ""}`);
+      });
+      if (failures.length > 0) {
+        await this.removeItems([...created]);
+        throw new OrgsimError("INTERNAL", `Elasticsearch refused ${failures.length} items (first: ${failures[0]}); nothing was added`);
+      }
+      for (const [id, doc] of await this.readItems(raced)) stored.set(id, doc);
+      // The collection may have been deleted since we read it: take back what we wrote.
+      if (created.size > 0 && !(await this.touch(collectionId, time))) {
+        await this.removeItems([...created]);
+        return null;
+      }
+    }
+
+    const handedOut = new Set<string>();
+    return items.map((item) => {
+      const id = itemIdOf(collectionId, item.entity_id);
+      const isNew = created.has(id) && !handedOut.has(id);
+      handedOut.add(id);
+      const doc = created.has(id) ? wanted.get(id) : stored.get(id);
+      if (!doc) throw new OrgsimError("INTERNAL", `Item ${id} of collection ${collectionId} vanished while being added; retry`);
+      return { item: toItem(doc), created: isNew };
+    });
+  }
+
+  /** The collection with its `_seq_no`/`_primary_term` (a realtime GET), or null when absent for this tenant. */
+  private async readCollection(tenant: string, id: string): Promise<Versioned<CollectionDoc> | null> {
+    try {
+      const response = await this.client.get<CollectionDoc>({ index: this.names.collections.alias, id });
+      const doc = response._source;
+      if (!response.found || !doc || doc.tenant !== tenant) return null;
+      return { doc, seqNo: response._seq_no as number, primaryTerm: response._primary_term as number };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  private async readItem(tenant: string, collectionId: string, itemId: string): Promise<Versioned<ItemDoc> | null> {
+    if (!/^itm_[A-Za-z0-9_-]{1,64}$/.test(itemId)) return null;
+    try {
+      const response = await this.client.get<ItemDoc>({ index: this.names.items.alias, id: itemId });
+      const doc = response._source;
+      if (!response.found || !doc || doc.tenant !== tenant || doc.collection_id !== collectionId) return null;
+      return { doc, seqNo: response._seq_no as number, primaryTerm: response._primary_term as number };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  private async readItems(ids: string[]): Promise<Map<string, ItemDoc>> {
+    const found = new Map<string, ItemDoc>();
+    if (ids.length === 0) return found;
+    const response = await this.client.mget<ItemDoc>({ index: this.names.items.alias, ids });
+    for (const d of response.docs) if ("found" in d && d.found && d._source) found.set(d._id, d._source);
+    return found;
+  }
+
+  /**
+   * item_count is counted from the items index when read, never kept as a counter: a counter
+   * updated after the item writes could be left wrong by a crash or a lost race between the two
+   * writes, while the count of refreshed item documents always equals what is stored (every item
+   * write refreshes before it returns).
+   */
+  private async countItems(collectionIds: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (collectionIds.length === 0) return counts;
+    if (collectionIds.length === 1) {
+      const id = collectionIds[0] as string;
+      counts.set(id, (await this.client.count({ index: this.names.items.alias, query: { term: { collection_id: id } } })).count);
+      return counts;
+    }
+    const response = await this.client.search<unknown, { by_collection: estypes.AggregationsStringTermsAggregate }>({
+      index: this.names.items.alias,
+      size: 0,
+      track_total_hits: false,
+      query: { terms: { collection_id: collectionIds } },
+      aggs: { by_collection: { terms: { field: "collection_id", size: collectionIds.length } } },
+    });
+    const buckets = response.aggregations?.by_collection.buckets;
+    for (const bucket of Array.isArray(buckets) ? buckets : []) counts.set(String(bucket.key), bucket.doc_count);
+    return counts;
+  }
+
+  private async withCount(doc: CollectionDoc): Promise<Collection> {
+    return toCollection(doc, (await this.countItems([doc.id])).get(doc.id) ?? 0);
+  }
+
+  /**
+   * Sets the collection's updated_at (a partial update, which never touches entity_type); false
+   * when the collection is gone. Losing a version race to concurrent writers is fine: one of them
+   * set about the same time, and a conflict proves the collection still exists.
+   */
+  private async touch(collectionId: string, time: string): Promise<boolean> {
+    try {
+      await this.client.update({ index: this.names.collections.alias, id: collectionId, doc: { updated_at: time }, retry_on_conflict: 3, refresh: this.config.refresh });
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      if (isConflict(error)) return true;
+      throw error;
+    }
+  }
+
+  private async removeItems(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.client.bulk({ operations: ids.map((id) => ({ delete: { _index: this.names.items.alias, _id: id } })), refresh: this.config.refresh });
+  }
+
+  /** Deletes every item of a collection without `_delete_by_query`: ids by search_after, then bulk deletes. */
+  private async deleteItemsOf(collectionId: string): Promise<void> {
+    for await (const ids of scanIds(this.client, this.names.items.alias, { term: { collection_id: collectionId } }, "id")) {
+      await this.client.bulk({ operations: ids.map((id) => ({ delete: { _index: this.names.items.alias, _id: id } })) });
+    }
+    await this.client.indices.refresh({ index: this.names.items.alias });
+  }
+
+  /** Keyset paging by (created_at, id); the cursor carries the last position and the query's fingerprint. */
+  private async page<D extends { created_at: string; id: string }>(
+    scope: unknown[],
+    page: { limit: number; cursor?: string },
+    index: string,
+    filter: estypes.QueryDslQueryContainer[],
+  ): Promise<{ docs: D[]; next: string | null }> {
+    const queryFingerprint = fingerprint(scope);
+    const after = page.cursor ? decodeCursor(page.cursor, queryFingerprint, isPosition) : null;
+    const response = await this.client.search<D>({
+      index,
+      query: { bool: { filter } },
+      sort: [{ created_at: "asc" }, { id: "asc" }],
+      size: page.limit + 1,
+      track_total_hits: false,
+      ...(after ? { search_after: after } : {}),
+    });
+    const rows = response.hits.hits.flatMap((h) => (h._source ? [h._source] : []));
+    const docs = rows.slice(0, page.limit);
+    const last = docs.at(-1);
+    return { docs, next: rows.length > page.limit && last ? encodeCursor([last.created_at, last.id], queryFingerprint) : null };
+  }
+}

@@ -1,0 +1,132 @@
+/** Options of the Elasticsearch backend, their defaults, and the client built from them. */
+import { Client, type ClientOptions } from "@elastic/elasticsearch";
+
+/**
+ * `index_options.type` of the two `dense_vector` fields. `*_hnsw` are approximate graph
+ * indexes; `*_flat` are brute force (exact ranking). `int8_*`, `int4_*` and `bbq_*` quantize
+ * the indexed copy of each vector (the float vector stays in `_source`; see README.md for
+ * measured score errors and recall).
+ */
+export const VECTOR_INDEX_TYPES = ["hnsw", "int8_hnsw", "int4_hnsw", "bbq_hnsw", "flat", "int8_flat", "int4_flat", "bbq_flat"] as const;
+export type VectorIndexType = (typeof VECTOR_INDEX_TYPES)[number];
+
+export interface ElasticsearchBackendOptions {
+  /** e.g. http://127.0.0.1:9200 */
+  url: string;
+  apiKey?: string;
+  username?: string;
+  password?: string;
+  /** Every index and alias name starts with it. Default "orgsim". */
+  indexPrefix?: string;
+  /** `index_options.type` of the vector fields, used when the index is created. Default "int8_hnsw". */
+  quantization?: VectorIndexType;
+  /** The model's dimension: when given, the organizations index is created at open (else at the first upsert). */
+  dimension?: number;
+  /** `number_of_replicas` of the indices this backend creates. Default 0 (a single node cannot place replicas). */
+  replicas?: number;
+  /** `number_of_shards` of the indices this backend creates. Default 1. */
+  shards?: number;
+  /**
+   * How writes wait for searches to see them: `true` refreshes at once (default), "wait_for" waits
+   * for the next periodic refresh (cheaper for bulk imports, up to `refresh_interval` slower per call).
+   */
+  refresh?: true | "wait_for";
+  /**
+   * Search every matching organization exhaustively: `num_candidates` at its maximum (10,000), which
+   * makes Lucene compare the query with every candidate of a segment holding <= 10,000 of them.
+   * For exactness over larger sets use a `*_flat` quantization.
+   */
+  exact?: boolean;
+  /**
+   * `num_candidates` (per shard) of a search is max(numCandidates, 10 x k) where k is the hits the
+   * page needs plus 10, capped at 10,000. Default 500: recall@10 ~0.997-1.0 with int8_hnsw on a
+   * single 10,000-vector segment (see README.md). Lower is faster and less exact.
+   */
+  numCandidates?: number;
+  /**
+   * For quantized index types (int8/int4/bbq): `k x oversample` candidates are re-scored with the
+   * float vectors (`knn.rescore_vector`). Default 3; 0 turns re-scoring off (not recommended:
+   * ranks and the min_score floor then follow the quantized scores).
+   */
+  oversample?: number;
+  /** Per-request timeout. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Client retries of a failed request on connection errors. Default 3. */
+  maxRetries?: number;
+}
+
+export interface ResolvedConfig {
+  url: string;
+  indexPrefix: string;
+  quantization: VectorIndexType;
+  dimension: number | undefined;
+  replicas: number;
+  shards: number;
+  refresh: true | "wait_for";
+  exact: boolean;
+  numCandidates: number;
+  oversample: number;
+  requestTimeoutMs: number;
+  maxRetries: number;
+}
+
+const INDEX_PREFIX = /^[a-z0-9][a-z0-9_.-]{0,199}$/;
+
+export function resolveConfig(options: ElasticsearchBackendOptions): ResolvedConfig {
+  let url: URL;
+  try {
+    url = new URL(options.url);
+  } catch {
+    throw new Error(`Elasticsearch url is not a URL: ${JSON.stringify(options.url)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`Elasticsearch url must be http(s): ${options.url}`);
+  const indexPrefix = options.indexPrefix ?? "orgsim";
+  if (!INDEX_PREFIX.test(indexPrefix)) throw new Error(`indexPrefix must be lowercase letters, digits, '_', '-' or '.': ${JSON.stringify(indexPrefix)}`);
+  const quantization = options.quantization ?? "int8_hnsw";
+  if (!VECTOR_INDEX_TYPES.includes(quantization)) throw new Error(`quantization must be one of ${VECTOR_INDEX_TYPES.join(", ")}: ${JSON.stringify(quantization)}`);
+  const dimension = options.dimension;
+  if (dimension !== undefined && !(Number.isInteger(dimension) && dimension > 0 && dimension <= 4096)) throw new Error(`dimension must be an integer in 1..4096: ${dimension}`);
+  const numCandidates = options.numCandidates ?? 500;
+  if (!(Number.isInteger(numCandidates) && numCandidates >= 10 && numCandidates <= 10_000)) throw new Error(`numCandidates must be an integer in 10..10000: ${numCandidates}`);
+  const oversample = options.oversample ?? 3;
+  if (!(oversample === 0 || (oversample >= 1 && oversample <= 10))) throw new Error(`oversample must be 0 or within 1..10: ${oversample}`);
+  return {
+    // Shown in messages: never the credentials.
+    url: `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`,
+    indexPrefix,
+    quantization,
+    dimension,
+    replicas: options.replicas ?? 0,
+    shards: options.shards ?? 1,
+    refresh: options.refresh ?? true,
+    exact: options.exact ?? false,
+    numCandidates,
+    oversample,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    maxRetries: options.maxRetries ?? 3,
+  };
+}
+
+/** True for index types whose indexed vectors are quantized (scores need re-scoring with the floats). */
+export const isQuantized = (type: VectorIndexType) => !(type === "hnsw" || type === "flat");
+
+export function createClient(options: ElasticsearchBackendOptions, config: ResolvedConfig): Client {
+  const clientOptions: ClientOptions = {
+    node: options.url,
+    requestTimeout: config.requestTimeoutMs,
+    maxRetries: config.maxRetries,
+  };
+  if (options.apiKey) clientOptions.auth = { apiKey: options.apiKey };
+  else if (options.username !== undefined) clientOptions.auth = { username: options.username, password: options.password ?? "" };
+  return new Client(clientOptions);
+}
+
+/** Index and alias names. Each alias points at one versioned index; a mapping change adds -v2 and moves the alias. */
+export function indexNames(prefix: string) {
+  return {
+    organizations: { alias: `${prefix}-organizations`, index: `${prefix}-organizations-v1` },
+    collections: { alias: `${prefix}-collections`, index: `${prefix}-collections-v1` },
+    items: { alias: `${prefix}-items`, index: `${prefix}-items-v1` },
+  };
+}
+export type IndexName = ReturnType<typeof indexNames>["organizations"];

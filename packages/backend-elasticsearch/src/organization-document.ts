@@ -1,0 +1,143 @@
+/**
+ * How an organization is stored in Elasticsearch: the mapping, the document (filter fields,
+ * the two vectors, the organization itself), and the store's filters as an ES query.
+ */
+import type { estypes } from "@elastic/elasticsearch";
+import type { Organization, OrganizationFilter, OrganizationRecord, VectorKind, VectorModel } from "@orgsim/core";
+import type { VectorIndexType } from "./config";
+
+export const VECTOR_FIELD: Record<VectorKind, "profile_vector" | "customer_vector"> = {
+  profile: "profile_vector",
+  customer: "customer_vector",
+};
+
+/** The index `_meta`: which model the vectors come from (read back by vectorModel()). */
+export interface IndexMeta {
+  orgsim_schema: 1;
+  model_id: string | null;
+  dimension: number;
+}
+
+export interface OrganizationDocument {
+  id: number;
+  hq_country?: string;
+  hq_subdivision?: string;
+  /** Every location, HQ included (the any-office location filter). */
+  location_countries: string[];
+  location_subdivisions: string[];
+  employee_count?: number;
+  employee_range?: string;
+  founded_year?: number;
+  categories: string[];
+  last_round_stage?: string;
+  last_round_date?: string;
+  profile_vector: number[];
+  /** Absent when the organization has no customer text: such organizations are no customer-search candidates. */
+  customer_vector?: number[];
+  /** The organization as returned by reads (not indexed). */
+  doc: Organization;
+}
+
+const keyword = { type: "keyword" } as const;
+
+export function organizationMappings(dimension: number, indexType: VectorIndexType, model: VectorModel | null): estypes.MappingTypeMapping {
+  const vector: estypes.MappingDenseVectorProperty = {
+    type: "dense_vector",
+    dims: dimension,
+    element_type: "float",
+    similarity: "cosine",
+    index: true,
+    index_options: { type: indexType },
+  };
+  const meta: IndexMeta = { orgsim_schema: 1, model_id: model?.modelId ?? null, dimension };
+  return {
+    dynamic: "strict",
+    _meta: meta as unknown as estypes.Metadata,
+    properties: {
+      id: { type: "long" },
+      hq_country: keyword,
+      hq_subdivision: keyword,
+      location_countries: keyword,
+      location_subdivisions: keyword,
+      employee_count: { type: "integer" },
+      employee_range: keyword,
+      founded_year: { type: "short" },
+      categories: keyword,
+      last_round_stage: keyword,
+      last_round_date: { type: "date", format: "strict_date" },
+      profile_vector: vector,
+      customer_vector: vector,
+      doc: { type: "object", enabled: false },
+    },
+  };
+}
+
+const uniq = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))];
+/** Vectors go into JSON as the float64 values of their float32 components, so reading back restores them exactly. */
+export const vectorToJson = (v: Float32Array): number[] => Array.from(v);
+
+export function toDocument({ organization: o, profileVector, customerVector }: OrganizationRecord): OrganizationDocument {
+  const { headquarters, offices } = o.location;
+  const places = headquarters ? [headquarters, ...offices] : offices;
+  const lastRound = o.metrics.funding?.last_round ?? null;
+  const doc: OrganizationDocument = {
+    id: o.id,
+    location_countries: uniq(places.map((p) => p.country_code)),
+    location_subdivisions: uniq(places.map((p) => p.subdivision_code)),
+    categories: uniq(o.categories),
+    profile_vector: vectorToJson(profileVector),
+    doc: o,
+  };
+  // null = absent: an absent value never matches a term or a range, as the contract wants.
+  if (headquarters?.country_code) doc.hq_country = headquarters.country_code;
+  if (headquarters?.subdivision_code) doc.hq_subdivision = headquarters.subdivision_code;
+  if (o.metrics.employee_count !== null) doc.employee_count = o.metrics.employee_count;
+  if (o.metrics.employee_range !== null) doc.employee_range = o.metrics.employee_range;
+  if (o.metrics.founded_year !== null) doc.founded_year = o.metrics.founded_year;
+  if (lastRound?.stage) doc.last_round_stage = lastRound.stage;
+  if (lastRound?.announced_on) doc.last_round_date = lastRound.announced_on.slice(0, 10);
+  if (customerVector) doc.customer_vector = vectorToJson(customerVector);
+  return doc;
+}
+
+/**
+ * The store's filter as one bool query (every clause a non-scoring filter), for `knn.filter`.
+ * It always holds an `exists` on the searched vector field, so the filter is never empty: Lucene
+ * then compares exhaustively whenever a segment has no more matches than `num_candidates`.
+ */
+export function filterQuery(f: OrganizationFilter, kind: VectorKind): estypes.QueryDslQueryContainer {
+  const filter: estypes.QueryDslQueryContainer[] = [{ exists: { field: VECTOR_FIELD[kind] } }];
+  if (f.location) {
+    const { countries, subdivisions, hqOnly } = f.location;
+    const [countryField, subdivisionField] = hqOnly ? ["hq_country", "hq_subdivision"] : ["location_countries", "location_subdivisions"];
+    // The place is in one of the countries OR one of the subdivisions.
+    const should: estypes.QueryDslQueryContainer[] = [];
+    if (countries.length) should.push({ terms: { [countryField]: countries } });
+    if (subdivisions.length) should.push({ terms: { [subdivisionField]: subdivisions } });
+    filter.push(should.length ? { bool: { should, minimum_should_match: 1 } } : { bool: { must_not: { match_all: {} } } });
+  }
+  if (f.employeeRanges) filter.push({ terms: { employee_range: f.employeeRanges } });
+  if (f.employeesMin !== undefined || f.employeesMax !== undefined) {
+    filter.push({ range: { employee_count: { ...(f.employeesMin !== undefined ? { gte: f.employeesMin } : {}), ...(f.employeesMax !== undefined ? { lte: f.employeesMax } : {}) } } });
+  }
+  if (f.foundedYearMin !== undefined || f.foundedYearMax !== undefined) {
+    filter.push({ range: { founded_year: { ...(f.foundedYearMin !== undefined ? { gte: f.foundedYearMin } : {}), ...(f.foundedYearMax !== undefined ? { lte: f.foundedYearMax } : {}) } } });
+  }
+  if (f.categories) filter.push({ terms: { categories: f.categories } });
+  if (f.fundingStages) filter.push({ terms: { last_round_stage: f.fundingStages } });
+  if (f.lastFundingFrom || f.lastFundingTo) {
+    // Inclusive bounds on whole days (the field holds dates at midnight).
+    filter.push({
+      range: {
+        last_round_date: {
+          format: "strict_date",
+          ...(f.lastFundingFrom ? { gte: f.lastFundingFrom.slice(0, 10) } : {}),
+          ...(f.lastFundingTo ? { lte: f.lastFundingTo.slice(0, 10) } : {}),
+        },
+      },
+    });
+  }
+  const bool: estypes.QueryDslBoolQuery = { filter };
+  if (f.excludeIds?.length) bool.must_not = [{ ids: { values: f.excludeIds.map(String) } }];
+  return { bool };
+}
