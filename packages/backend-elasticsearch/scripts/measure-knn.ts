@@ -17,7 +17,7 @@
 import { Client } from "@elastic/elasticsearch";
 import type { OrganizationFilter, OrganizationRecord } from "@orgsim/core";
 import { type ElasticsearchBackend, indexNames, openElasticsearchBackend, type VectorIndexType } from "../src/index";
-import { organization, rng, unitVector } from "../test/synthetic";
+import { organization, rng, unitVector } from "@orgsim/testing";
 
 const url = process.env.ELASTICSEARCH_URL ?? "http://127.0.0.1:9250";
 const [count = 10_000, dims = 384, queries = 100] = process.argv.slice(2, 5).map(Number);

@@ -8,7 +8,7 @@ import type { OrganizationRecord } from "@orgsim/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ElasticsearchBackend } from "../src/index";
 import { prefixes, url } from "./helpers";
-import { organization, rng, unitVector } from "./synthetic";
+import { organization, rng, unitVector } from "@orgsim/testing";
 
 const COUNT = 10_000;
 const DIM = 384;

@@ -2,7 +2,7 @@ import type { Organization, OrganizationFilter, OrganizationRecord, VectorKind }
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ElasticsearchBackend } from "../src/index";
 import { prefixes, rawClient, url } from "./helpers";
-import { organization, place, randomRecords, rng, unitVector } from "./synthetic";
+import { organization, place, randomRecords, rng, unitVector } from "@orgsim/testing";
 
 const DIM = 16;
 const MODEL = { modelId: "test-model", dimension: DIM };

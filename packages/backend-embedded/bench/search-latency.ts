@@ -11,7 +11,8 @@ import type { OrganizationFilter, VectorKind } from "@orgsim/core";
 import type { Db } from "../src/database";
 import { openEmbeddedBackend } from "../src/index";
 import { filterColumnsOf, MemoryIndex } from "../src/memory-index";
-import { randomRecords, rng, tempDir, unitVector } from "../test/synthetic";
+import { randomRecords, rng, unitVector } from "@orgsim/testing";
+import { tempDir } from "../test/temp-dir";
 
 const DIM = 384;
 const MODEL = { modelId: "bench-model", dimension: DIM };

@@ -5,7 +5,7 @@ import { ENTITY_TYPES, type EntityType, type NewItem } from "@orgsim/core";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type EmbeddedBackend, openEmbeddedBackend } from "../src/index";
-import { tempDir } from "./synthetic";
+import { tempDir } from "./temp-dir";
 
 let dir: ReturnType<typeof tempDir>;
 let backend: EmbeddedBackend;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { MIGRATIONS, openDatabase, openEmbeddedBackend } from "../src/index";
-import { tempDir } from "./synthetic";
+import { tempDir } from "./temp-dir";
 
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => {

@@ -2,7 +2,8 @@ import type { Organization, OrganizationFilter, OrganizationRecord, VectorKind }
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type EmbeddedBackend, openEmbeddedBackend } from "../src/index";
-import { organization, place, randomRecords, rng, tempDir, unitVector } from "./synthetic";
+import { organization, place, randomRecords, rng, unitVector } from "@orgsim/testing";
+import { tempDir } from "./temp-dir";
 
 const DIM = 16;
 const MODEL = { modelId: "test-model", dimension: DIM };
