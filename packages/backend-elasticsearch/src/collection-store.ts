@@ -13,6 +13,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Client, estypes } from "@elastic/elasticsearch";
 import {
   type AddedItem,
+  assertCollectionCapacity,
   assertItemTypes,
   type Collection,
   type CollectionItem,
@@ -28,8 +29,6 @@ import {
 import type { IndexName, ResolvedConfig } from "./config";
 import { ensureIndex, guarded, isConflict, isNotFound, scanIds } from "./elastic";
 
-/** The contract's limit on items in one collection. */
-export const MAX_ITEMS_PER_COLLECTION = 100_000;
 /** Attempts of the read-check-write step of addItems before giving up with CONFLICT. */
 const MAX_ATTEMPTS = 50;
 
@@ -341,12 +340,7 @@ export class ElasticsearchCollectionStore implements CollectionStore {
 
     if (fresh.length > 0) {
       const present = (await this.countItems([collectionId])).get(collectionId) ?? 0;
-      if (present + fresh.length > MAX_ITEMS_PER_COLLECTION) {
-        throw new OrgsimError("CONFLICT", `A collection holds at most ${MAX_ITEMS_PER_COLLECTION} items; this one has ${present}, the request adds ${fresh.length}`, {
-          item_count: present,
-          limit: MAX_ITEMS_PER_COLLECTION,
-        });
-      }
+      assertCollectionCapacity(present, fresh.length);
       // op_type=create: an item someone else wrote meanwhile answers 409 and stays as it is.
       const response = await this.client.bulk({
         operations: fresh.flatMap((doc) => [{ create: { _index: this.names.items.alias, _id: doc.id } }, doc]),

@@ -6,7 +6,7 @@ import { createClient, type ElasticsearchBackendOptions, indexNames, type Resolv
 import { reasonOf, statusOf } from "./elastic";
 import { ElasticsearchOrganizationStore } from "./organization-store";
 
-export { ElasticsearchCollectionStore, itemIdOf, MAX_ITEMS_PER_COLLECTION } from "./collection-store";
+export { ElasticsearchCollectionStore, itemIdOf } from "./collection-store";
 export { type ElasticsearchBackendOptions, indexNames, isQuantized, type ResolvedConfig, resolveConfig, VECTOR_INDEX_TYPES, type VectorIndexType } from "./config";
 export { filterQuery, organizationMappings, toDocument } from "./organization-document";
 export { ElasticsearchOrganizationStore, MAX_CANDIDATES } from "./organization-store";

@@ -6,7 +6,7 @@ import { SqliteCollectionStore } from "./sqlite-collection-store";
 import { SqliteOrganizationStore } from "./sqlite-organization-store";
 
 export { MIGRATIONS, openDatabase } from "./database";
-export { MAX_ITEMS_PER_COLLECTION, SqliteCollectionStore } from "./sqlite-collection-store";
+export { SqliteCollectionStore } from "./sqlite-collection-store";
 export { SqliteOrganizationStore } from "./sqlite-organization-store";
 
 export interface EmbeddedBackend {

@@ -7,7 +7,7 @@
  * costs well under a millisecond at 100k rows whatever the selectivity, while
  * SQL must materialize and hand back every matching id (see bench/search-latency.ts).
  */
-import { EMPLOYEE_RANGES, FUNDING_STAGES, type Organization, type OrganizationFilter, type VectorKind } from "@orgsim/core";
+import { dot, EMPLOYEE_RANGES, FUNDING_STAGES, type Organization, type OrganizationFilter, type VectorKind } from "@orgsim/core";
 
 /** What the filters look at, derived from an organization (and stored as SQL columns). */
 export interface FilterColumns {
@@ -263,22 +263,6 @@ export class MemoryIndex {
   }
 }
 
-/** q · matrix[base..base+d), products and sums in float64. Four accumulators: shorter dependency chains, faster in V8. */
-function dot(q: Float64Array, matrix: Float32Array, base: number, d: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let j = 0;
-  for (const tail = d - (d % 4); j < tail; j += 4) {
-    s0 += (q[j] as number) * (matrix[base + j] as number);
-    s1 += (q[j + 1] as number) * (matrix[base + j + 1] as number);
-    s2 += (q[j + 2] as number) * (matrix[base + j + 2] as number);
-    s3 += (q[j + 3] as number) * (matrix[base + j + 3] as number);
-  }
-  for (; j < d; j++) s0 += (q[j] as number) * (matrix[base + j] as number);
-  return s0 + s1 + (s2 + s3);
-}
 
 function matchesAny(codes: readonly number[], table: Uint8Array): boolean {
   for (const code of codes) if (table[code]) return true;

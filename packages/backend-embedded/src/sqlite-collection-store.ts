@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import {
   type AddedItem,
+  assertCollectionCapacity,
   assertItemTypes,
   type Collection,
   type CollectionItem,
@@ -16,8 +17,6 @@ import {
 } from "@orgsim/core";
 import type { Db } from "./database";
 
-/** The contract's limit on items in one collection. */
-export const MAX_ITEMS_PER_COLLECTION = 100_000;
 
 interface CollectionRow extends Omit<Collection, "entity_type"> {
   tenant: string;
@@ -211,12 +210,7 @@ export class SqliteCollectionStore implements CollectionStore {
       created++;
       return { item: toItem(row), created: true };
     });
-    if (collection.item_count + created > MAX_ITEMS_PER_COLLECTION) {
-      throw new OrgsimError("CONFLICT", `A collection holds at most ${MAX_ITEMS_PER_COLLECTION} items; this one has ${collection.item_count}, the request adds ${created}`, {
-        item_count: collection.item_count,
-        limit: MAX_ITEMS_PER_COLLECTION,
-      });
-    }
+    assertCollectionCapacity(collection.item_count, created);
     if (created > 0) this.sql.countItems.run(created, time, collectionId);
     return added;
   }

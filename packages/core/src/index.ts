@@ -5,6 +5,8 @@ export * from "./domain/taxonomy";
 export * from "./domain/embedding-text";
 export { normalizeOrganization, organizationIssues } from "./domain/normalize-organization";
 export { assertItemTypes } from "./rules/one-type-rule";
+export { assertCollectionCapacity, MAX_ITEMS_PER_COLLECTION } from "./rules/collection-capacity";
+export { dot } from "./domain/vector-math";
 export * from "./errors";
 // Schemas: the one source of truth for every input and output
 export * from "./schemas/params";
