@@ -65,18 +65,27 @@ function validationError(issues: ValidationIssue[]): OrgsimError {
   return error;
 }
 
-/** Maps anything thrown while serving a request to the contract's error. */
+/**
+ * The contract's error for what a service threw (any surface): a domain error keeps its code,
+ * a zod error is VALIDATION_FAILED, anything else is INTERNAL with no internals shown.
+ */
+export function contractErrorOf(cause: unknown, requestId: string | null): ContractError {
+  const domain =
+    cause instanceof OrgsimError
+      ? cause
+      : cause instanceof z.ZodError
+        ? validationError(cause.issues.map((i) => ({ path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: i.message })))
+        : new OrgsimError("INTERNAL", "Internal error");
+  return { code: domain.code, message: domain.message, status: domain.status, details: domain.details, request_id: requestId };
+}
+
+/** Maps anything thrown while serving a tRPC or REST request to the contract's error. */
 export function toContractError(error: TRPCError, requestId: string | null): ContractError {
   const cause = error.cause;
-  let domain: OrgsimError;
-  if (cause instanceof OrgsimError) {
-    domain = cause;
-  } else if (cause instanceof z.ZodError) {
-    domain = validationError(cause.issues.map((i) => ({ path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: i.message })));
-  } else {
-    const code = CODE_BY_TRPC_CODE[error.code] ?? "INTERNAL";
-    // Only tRPC's own messages (not found, bad JSON, too large) are safe to show; anything else is internal.
-    domain = new OrgsimError(code, code === "INTERNAL" ? "Internal error" : error.message);
-  }
+  if (cause instanceof OrgsimError || cause instanceof z.ZodError) return contractErrorOf(cause, requestId);
+  const code = CODE_BY_TRPC_CODE[error.code] ?? "INTERNAL";
+  // Only tRPC's own messages (not found, bad JSON, too large) are safe to show; anything else is internal.
+  if (code === "INTERNAL") return contractErrorOf(cause, requestId);
+  const domain = new OrgsimError(code, error.message);
   return { code: domain.code, message: domain.message, status: domain.status, details: domain.details, request_id: requestId };
 }

@@ -12,7 +12,6 @@ import {
   encodeCursor,
   fingerprint,
   type NewItem,
-  OrgsimError,
   type Page,
 } from "@orgsim/core";
 import type { Db } from "./database";

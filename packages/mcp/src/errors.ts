@@ -10,24 +10,13 @@
  * details as JSON) and, for programs, in `_meta["orgsim/error"]`.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type ContractError, toContractError } from "@orgsim/api";
+import { type ContractError, contractErrorOf } from "@orgsim/api";
 import { OrgsimError } from "@orgsim/core";
-import { z } from "zod";
 
 export const ERROR_META_KEY = "orgsim/error";
 
 /** At most this many validation issues are repeated in the text (all are in `_meta`). */
 const TEXT_ISSUES_MAX = 20;
-
-/**
- * `toContractError` reads only `code` and `cause` of the tRPC error it is given;
- * MCP has no tRPC error, so it gets one of that shape: a zod error is a bad request,
- * an OrgsimError keeps its code, anything else is INTERNAL with no internals shown.
- */
-export function contractErrorOf(error: unknown, requestId: string | null): ContractError {
-  const code = error instanceof z.ZodError ? "BAD_REQUEST" : "INTERNAL_SERVER_ERROR";
-  return toContractError({ code, cause: error } as unknown as Parameters<typeof toContractError>[0], requestId);
-}
 
 export function errorResult(error: unknown, requestId: string | null, log: (line: string) => void): CallToolResult {
   const contract = contractErrorOf(error, requestId);

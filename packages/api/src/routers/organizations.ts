@@ -1,5 +1,5 @@
 /** Organization records: read, upsert (one or up to 1,000), delete; and the category taxonomy. */
-import { CATEGORIES, MAX_BULK_ORGANIZATIONS, Organization, OrganizationInput, OrganizationWithId, organizationId } from "@orgsim/core";
+import { CATEGORIES, CategoryList, MAX_BULK_ORGANIZATIONS, Organization, OrganizationInput, OrganizationWithId, organizationId } from "@orgsim/core";
 import { z } from "zod";
 import { procedure, router } from "../trpc";
 
@@ -56,12 +56,10 @@ export const organizationsRouter = router({
     }),
 });
 
-const Category = z.object({ slug: z.string(), name: z.string(), sector: z.string() }).meta({ id: "Category" });
-
 export const categoriesRouter = router({
   list: procedure
     .meta({ openapi: { method: "GET", path: "/categories", tags: ["reference"], summary: "The product-category taxonomy used by `categories` filters" } })
     .input(z.strictObject({}).optional())
-    .output(z.object({ data: z.array(Category) }))
+    .output(CategoryList)
     .query(() => ({ data: [...CATEGORIES] })),
 });

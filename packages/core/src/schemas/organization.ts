@@ -13,6 +13,10 @@ export const categorySlug = z
   .refine(isCategorySlug, { message: "unknown category slug (see GET /v1/categories)" })
   .meta({ description: "Slug of the product-category taxonomy", example: "industrial-automation" });
 
+/** An entry of the product-category taxonomy (GET /categories). */
+export const CategorySchema = z.object({ slug: z.string(), name: z.string(), sector: z.string() }).meta({ id: "Category" });
+export const CategoryList = z.object({ data: z.array(CategorySchema) }).meta({ id: "CategoryList" });
+
 export const FundingRoundSummary = z
   .object({
     stage: z.enum(FUNDING_STAGES).nullable(),

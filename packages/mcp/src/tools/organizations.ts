@@ -1,6 +1,6 @@
 /** One organization by id, and the category taxonomy the `categories` filter uses. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CATEGORIES, type Category as CategoryType, Organization, organizationId } from "@orgsim/core";
+import { CATEGORIES, CategoryList, Organization, organizationId } from "@orgsim/core";
 import { z } from "zod";
 import { CompactOrganization, categoryLine, compactOrganization, jsonBlock, organizationLines } from "../format";
 import { detailParam } from "../params";
@@ -8,12 +8,6 @@ import { defineTool, READ_ONLY, registerTools, type ToolRuntime } from "../tool"
 
 /** The same input as REST `GET /organizations/{organization_id}` (packages/api/src/routers/organizations.ts), plus `detail`. */
 const GetOrganizationInput = z.strictObject({ organization_id: organizationId(), detail: detailParam("full") });
-
-/**
- * A taxonomy entry. The core has the `Category` type but no schema for it (the tRPC
- * router declares its own); `satisfies` keeps this one equal to the core type.
- */
-const CategorySchema = z.object({ slug: z.string(), name: z.string(), sector: z.string() }) satisfies z.ZodType<CategoryType>;
 
 export const organizationTools = [
   defineTool({
@@ -41,7 +35,7 @@ export const organizationTools = [
       "List the product-category taxonomy (slug, name, sector). The `categories` filter of the search tools takes these slugs, and organizations' `categories` use them. " +
       "Call it once before filtering by business type; it takes no arguments.",
     input: z.strictObject({}),
-    output: z.object({ data: z.array(CategorySchema) }),
+    output: CategoryList.extend({}),
     hints: READ_ONLY,
     async run() {
       const data = [...CATEGORIES];
