@@ -1,1 +1,2 @@
+export * from "./expected";
 export * from "./synthetic";

@@ -1,0 +1,2 @@
+export * from "./collection-store";
+export * from "./organization-store";
