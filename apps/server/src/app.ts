@@ -3,12 +3,15 @@ import type { Services } from "@orgsim/api";
 import { openElasticsearchBackend, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import {
+  AccessService,
+  type ApiKeyStore,
   type CollectionStore,
   CollectionService,
   type Embedder,
   OrganizationService,
   type OrganizationStore,
   SearchService,
+  setCursorSecret,
 } from "@orgsim/core";
 import { createEmbedder } from "@orgsim/embeddings";
 import { generateSampleOrganizations, SAMPLE_DATA_NOTICE } from "@orgsim/sample-data";
@@ -16,6 +19,8 @@ import type { Config } from "./config";
 
 export interface App {
   services: Services;
+  /** API keys: authenticates callers (see http/access.ts). */
+  access: AccessService;
   organizationStore: OrganizationStore;
   embedder: Embedder;
   /** True once the backend is open, the model loaded and any sample data stored. */
@@ -28,11 +33,12 @@ export interface App {
 interface Backend {
   organizations: OrganizationStore;
   collections: CollectionStore;
+  apiKeys: ApiKeyStore;
   close(): Promise<void>;
 }
 
 /** The configured adapters behind the core's ports. */
-async function openBackend(config: Config, dimension: number): Promise<Backend> {
+async function openBackend(config: Config, dimension: number | undefined): Promise<Backend> {
   if (config.backend === "embedded") return openEmbeddedBackend({ dataDir: config.dataDir });
   const es = config.elasticsearch as NonNullable<Config["elasticsearch"]>;
   const quantization = es.quantization;
@@ -42,7 +48,14 @@ async function openBackend(config: Config, dimension: number): Promise<Backend> 
   return openElasticsearchBackend({ ...es, quantization: quantization as VectorIndexType | undefined, dimension });
 }
 
+/** Opens only what API key commands need: the backend's key store (no model). */
+export async function openKeyStore(config: Config): Promise<{ access: AccessService; close(): Promise<void> }> {
+  const backend = await openBackend(config, undefined);
+  return { access: new AccessService(backend.apiKeys), close: () => backend.close() };
+}
+
 export async function createApp(config: Config): Promise<App> {
+  if (config.cursorSecret) setCursorSecret(config.cursorSecret);
   const embedder = await createEmbedder({ modelId: config.modelId, modelDir: config.modelDir });
   const backend = await openBackend(config, embedder.dimension).catch(async (error) => {
     await embedder.close();
@@ -58,6 +71,7 @@ export async function createApp(config: Config): Promise<App> {
 
   return {
     services,
+    access: new AccessService(backend.apiKeys, config.keyCacheMs),
     organizationStore: backend.organizations,
     embedder,
     isReady: () => ready,

@@ -24,6 +24,12 @@ export interface Config {
   modelId: string | undefined;
   /** How many fictional sample organizations to load into an empty store (0: none). */
   sampleSize: number;
+  /** Requests a minute an API key may make unless the key sets its own limit. */
+  rateLimitPerMinute: number;
+  /** How long a looked-up API key is reused before it is read again (a revocation takes effect within it). */
+  keyCacheMs: number;
+  /** Signs page cursors; servers sharing a backend behind one address need the same. Unset: random per process. */
+  cursorSecret: string | undefined;
 }
 
 /** The repository root (where pnpm-workspace.yaml is), for default data paths. */
@@ -35,6 +41,12 @@ export function repoRoot(from = import.meta.dirname): string {
     dir = parent;
   }
   return dir;
+}
+
+function cursorSecretFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (value.length < 32) throw new Error("ORGSIM_CURSOR_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)");
+  return value;
 }
 
 function intFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -78,5 +90,8 @@ export function loadConfig(env = process.env): Config {
     modelDir: env.ORGSIM_MODEL_DIR ? resolve(userCwd(), env.ORGSIM_MODEL_DIR) : undefined,
     modelId: env.ORGSIM_MODEL || undefined,
     sampleSize: intFromEnv("ORGSIM_SAMPLE_SIZE", 2000, 0, 100_000),
+    rateLimitPerMinute: intFromEnv("ORGSIM_RATE_LIMIT_PER_MINUTE", 600, 1, 100_000_000),
+    keyCacheMs: intFromEnv("ORGSIM_KEY_CACHE_MS", 5_000, 0, 600_000),
+    cursorSecret: cursorSecretFrom(env.ORGSIM_CURSOR_SECRET),
   };
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-/** The orgsim command: `serve` (default) and `import`. */
+/** The orgsim command: `serve` (default), `import` and `keys`. */
 import { Command, InvalidArgumentError } from "commander";
 import { resolve } from "node:path";
 import { loadConfig, userCwd } from "./config";
 import { importCommand } from "./import-command";
+import { keysCommand } from "./keys-command";
 import { serve } from "./serve";
 
 const positiveInt = (value: string) => {
@@ -33,6 +34,8 @@ program
     const fromUser = (path: string) => resolve(userCwd(), path);
     process.exitCode = await importCommand(fromUser(file), { ...options, mapping: fromUser(options.mapping) }, loadConfig());
   });
+
+program.addCommand(keysCommand());
 
 program.parseAsync().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

@@ -3,12 +3,25 @@ import { once } from "node:events";
 import { assertSameModel } from "@orgsim/core";
 import { createApp } from "./app";
 import type { Config } from "./config";
+import { isLoopbackHost } from "./http/access";
 import { createHttpServer } from "./http/server";
 
 export async function serve(config: Config): Promise<void> {
   const log = (line: string) => console.log(line);
   const app = await createApp(config);
-  const server = createHttpServer(app);
+  const loopbackOnly = isLoopbackHost(config.host);
+  const keyed = await app.access.hasActiveKeys().catch(async (error) => {
+    await app.close();
+    throw error;
+  });
+  if (!loopbackOnly && !keyed) {
+    await app.close();
+    throw new Error(
+      `Refusing to listen on ${config.host} without API keys: anyone who can reach it would have full access. ` +
+        "Create a key first (pnpm orgsim keys create --tenant <tenant> --scopes search:read,collections:read,collections:write), or listen on 127.0.0.1.",
+    );
+  }
+  const server = createHttpServer(app, { loopbackOnly, defaultRateLimitPerMinute: config.rateLimitPerMinute });
   server.listen(config.port, config.host);
   await once(server, "listening");
   const address = server.address();
@@ -42,8 +55,9 @@ export async function serve(config: Config): Promise<void> {
       `  Docs     ${base}/docs`,
       `  Health   ${base}/health, ${base}/ready`,
       config.backend === "embedded" ? `  Data     ${config.dataDir}` : `  Elasticsearch ${config.elasticsearch?.url}`,
-      // Access control arrives with API keys; until then the server is for loopback use.
-      "  Access   open (no API keys configured): listening for local use only",
+      (await app.access.hasActiveKeys())
+        ? `  Access   API keys required (Authorization: Bearer …); ${config.rateLimitPerMinute} requests a minute per key unless the key sets its own`
+        : "  Access   OPEN: no API keys configured, so every local caller has full access; listening on loopback only (create a key to require keys)",
     ].join("\n"),
   );
 }

@@ -93,11 +93,14 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-/** A JSON request to the REST API (paths are relative to /v1). */
-export async function api<T = any>(server: TestServer, method: string, path: string, body?: unknown): Promise<ApiResponse<T>> {
+/** A JSON request to the REST API (paths are relative to /v1), with an API key when given. */
+export async function api<T = any>(server: TestServer, method: string, path: string, body?: unknown, apiKey?: string): Promise<ApiResponse<T>> {
   const response = await fetch(`${server.baseUrl}/v1${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -116,3 +119,14 @@ export const query = (params: Record<string, string | number | boolean | (string
   }
   return search.toString();
 };
+
+/** Runs the orgsim command (as `pnpm orgsim …` would) against a data directory's backend. */
+export async function orgsimCommand(args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], { cwd: SERVER_DIR, env: { ...process.env, ...backendEnv(dataDir) } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const code = await new Promise<number>((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
+  return { code, stdout, stderr };
+}

@@ -1,5 +1,5 @@
-/** What every procedure sees: the services, the caller's tenant and per-request response hints. */
-import type { CollectionService, OrganizationService, SearchService } from "@orgsim/core";
+/** What every procedure sees: the services, who is calling, and per-request response hints. */
+import type { CollectionService, OrganizationService, OrgsimError, Principal, SearchService } from "@orgsim/core";
 
 export interface Services {
   search: SearchService;
@@ -7,13 +7,20 @@ export interface Services {
   collections: CollectionService;
 }
 
+/**
+ * The transport's verdict on the caller: a principal, or why it was refused (401, 429).
+ * Refusals are raised by the procedures' first middleware, so they travel as the same
+ * contract error (with the request id) as any other error, on REST and tRPC alike.
+ */
+export type Access = { principal: Principal } | { refused: OrgsimError };
+
 export interface Context {
   services: Services;
-  /** The caller's tenant; collections are scoped to it. */
-  tenant: string;
+  access: Access;
   requestId: string;
-  /** Set by a procedure when the REST status is not 200 (201 created, 204 no content). */
-  responseStatus?: number;
+  /**
+   * Set by a procedure when the REST status is not 200 (201 created, 204 no content). An object,
+   * so what a procedure sets reaches the transport through middlewares that extend the context.
+   */
+  response: { status?: number };
 }
-
-export const DEFAULT_TENANT = "default";

@@ -1,12 +1,13 @@
 /** tRPC initialisation: context type, error formatter and the base procedure. */
-import { OrgsimError } from "@orgsim/core";
+import { assertScope, OrgsimError, type Scope } from "@orgsim/core";
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Context } from "./context";
 import { toContractError, toTRPCError } from "./errors";
 
 /** `successStatuses`: the REST statuses of success when not just 200 (documented in the OpenAPI document). */
-export type Meta = OpenApiMeta<{ successStatuses?: (200 | 201 | 204)[] }>;
+/** `scope`: the API-key scope the procedure needs (set by `scoped`), for documents and checks. */
+export type Meta = OpenApiMeta<{ successStatuses?: (200 | 201 | 204)[]; scope?: Scope }>;
 
 const t = initTRPC
   .context<Context>()
@@ -26,6 +27,20 @@ const domainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** Refuses callers the transport refused; gives procedures the principal and its tenant (collections are scoped to it). */
+const authenticated = t.middleware(({ ctx, next }) => {
+  if ("refused" in ctx.access) throw ctx.access.refused;
+  const { principal } = ctx.access;
+  return next({ ctx: { principal, tenant: principal.tenant } });
+});
+
 export const router = t.router;
-export const procedure = t.procedure.use(domainErrors);
+/** Any authenticated caller. */
+export const procedure = t.procedure.use(domainErrors).use(authenticated);
+/** A procedure that needs `scope`: callers whose key lacks it get FORBIDDEN, naming the scope. */
+export const scoped = (scope: Scope) =>
+  procedure.meta({ scope }).use(({ ctx, next }) => {
+    assertScope(ctx.principal, scope);
+    return next();
+  });
 export const createCallerFactory = t.createCallerFactory;

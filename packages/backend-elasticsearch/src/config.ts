@@ -127,6 +127,7 @@ export function indexNames(prefix: string) {
     organizations: { alias: `${prefix}-organizations`, index: `${prefix}-organizations-v1` },
     collections: { alias: `${prefix}-collections`, index: `${prefix}-collections-v1` },
     items: { alias: `${prefix}-items`, index: `${prefix}-items-v1` },
+    apiKeys: { alias: `${prefix}-api-keys`, index: `${prefix}-api-keys-v1` },
   };
 }
 export type IndexName = ReturnType<typeof indexNames>["organizations"];

@@ -1,11 +1,13 @@
 /** The Elasticsearch backend: organizations and collections in an Elasticsearch 8.x cluster. */
 import { type Client, errors } from "@elastic/elasticsearch";
 import { OrgsimError } from "@orgsim/core";
+import { ElasticsearchApiKeyStore } from "./api-key-store";
 import { ElasticsearchCollectionStore } from "./collection-store";
 import { createClient, type ElasticsearchBackendOptions, indexNames, type ResolvedConfig, resolveConfig } from "./config";
 import { reasonOf, statusOf } from "./elastic";
 import { ElasticsearchOrganizationStore } from "./organization-store";
 
+export { ElasticsearchApiKeyStore } from "./api-key-store";
 export { ElasticsearchCollectionStore, itemIdOf } from "./collection-store";
 export { type ElasticsearchBackendOptions, indexNames, isQuantized, type ResolvedConfig, resolveConfig, VECTOR_INDEX_TYPES, type VectorIndexType } from "./config";
 export { filterQuery, organizationMappings, toDocument } from "./organization-document";
@@ -14,6 +16,7 @@ export { ElasticsearchOrganizationStore, MAX_CANDIDATES } from "./organization-s
 export interface ElasticsearchBackend {
   organizations: ElasticsearchOrganizationStore;
   collections: ElasticsearchCollectionStore;
+  apiKeys: ElasticsearchApiKeyStore;
   /** The cluster's URL (without credentials) and version. */
   url: string;
   version: string;
@@ -37,11 +40,14 @@ export async function openElasticsearchBackend(options: ElasticsearchBackendOpti
     };
     const organizations = new ElasticsearchOrganizationStore(client, config, names.organizations, release);
     const collections = new ElasticsearchCollectionStore(client, config, { collections: names.collections, items: names.items }, release);
+    const apiKeys = new ElasticsearchApiKeyStore(client, config, names.apiKeys);
     await collections.init();
     await organizations.init();
+    await apiKeys.init();
     return {
       organizations,
       collections,
+      apiKeys,
       url: config.url,
       version,
       async close() {

@@ -71,6 +71,19 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX collection_items_page ON collection_items(collection_id, created_at, id);
   `,
+  `
+  -- API keys: the secret's SHA-256 only, never the secret.
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    tenant TEXT NOT NULL,
+    scopes TEXT NOT NULL,
+    name TEXT,
+    rate_limit_per_minute INTEGER,
+    secret_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  `,
 ];
 
 /** Opens (creating) the file with WAL, NORMAL sync and foreign keys, and brings its schema up to date. */

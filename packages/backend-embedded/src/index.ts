@@ -2,16 +2,19 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "./database";
+import { SqliteApiKeyStore } from "./sqlite-api-key-store";
 import { SqliteCollectionStore } from "./sqlite-collection-store";
 import { SqliteOrganizationStore } from "./sqlite-organization-store";
 
 export { MIGRATIONS, openDatabase } from "./database";
+export { SqliteApiKeyStore } from "./sqlite-api-key-store";
 export { SqliteCollectionStore } from "./sqlite-collection-store";
 export { SqliteOrganizationStore } from "./sqlite-organization-store";
 
 export interface EmbeddedBackend {
   organizations: SqliteOrganizationStore;
   collections: SqliteCollectionStore;
+  apiKeys: SqliteApiKeyStore;
   /** The SQLite file. */
   file: string;
   close(): Promise<void>;
@@ -33,6 +36,7 @@ export function openEmbeddedBackend(options: { dataDir: string }): EmbeddedBacke
     return {
       organizations,
       collections,
+      apiKeys: new SqliteApiKeyStore(db),
       file,
       async close() {
         users = 0;

@@ -13,13 +13,16 @@ export * from "./schemas/params";
 export * from "./schemas/organization";
 export * from "./schemas/search";
 export * from "./schemas/collections";
+export * from "./schemas/access";
 // Ports
 export type * from "./ports/embedder";
 export type * from "./ports/organization-store";
 export type * from "./ports/collection-store";
+export type * from "./ports/api-key-store";
 // Services
 export { SearchService, toStoreFilter } from "./services/search-service";
 export { OrganizationService, MAX_BULK_ORGANIZATIONS } from "./services/organization-service";
 export { CollectionService } from "./services/collection-service";
-export { encodeCursor, decodeCursor, fingerprint } from "./services/cursor";
+export { encodeCursor, decodeCursor, fingerprint, setCursorSecret } from "./services/cursor";
 export { assertSameModel } from "./services/model-check";
+export { AccessService, assertScope, DEFAULT_TENANT, openPrincipal, type Principal, unauthorized } from "./services/access-service";

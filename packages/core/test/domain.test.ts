@@ -9,6 +9,7 @@ import {
   normalizeOrganization,
   OrgsimError,
   regionsOfCountry,
+  setCursorSecret,
   SimilarToDescriptionInput,
   toStoreFilter,
   worldRegionOf,
@@ -101,5 +102,27 @@ describe("cursors", () => {
     expect(decodeCursor(cursor, q, (p): p is number => typeof p === "number")).toBe(20);
     expect(() => decodeCursor(cursor, fingerprint(["other"]), (p): p is number => typeof p === "number")).toThrow(/different query/);
     expect(() => decodeCursor("garbage!", q, (p): p is number => typeof p === "number")).toThrow(/invalid cursor/);
+  });
+
+  it("cannot be edited: a changed position or query fingerprint breaks the signature", () => {
+    const isNumber = (p: unknown): p is number => typeof p === "number";
+    const q = fingerprint(["description", "robots", {}]);
+    const [payload, signature] = encodeCursor(20, q).split(".");
+    const forged = Buffer.from(JSON.stringify({ p: 980, q })).toString("base64url");
+    expect(() => decodeCursor(`${forged}.${signature}`, q, isNumber)).toThrow(/altered/);
+    expect(() => decodeCursor(`${payload}`, q, isNumber)).toThrow(/altered/);
+    expect(() => decodeCursor(`${payload}.${signature}x`, q, isNumber)).toThrow(/altered/);
+  });
+
+  it("are signed with the operator's secret when one is set", () => {
+    const isNumber = (p: unknown): p is number => typeof p === "number";
+    const q = fingerprint(["q"]);
+    setCursorSecret("a".repeat(32));
+    const cursor = encodeCursor(10, q);
+    setCursorSecret("b".repeat(32));
+    expect(() => decodeCursor(cursor, q, isNumber)).toThrow(/altered/);
+    setCursorSecret("a".repeat(32));
+    expect(decodeCursor(cursor, q, isNumber)).toBe(10);
+    expect(() => setCursorSecret("short")).toThrow(/32 characters/);
   });
 });

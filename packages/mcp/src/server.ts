@@ -1,6 +1,7 @@
 /** The orgsim MCP server: one tool per operation, over the same core services as REST and tRPC. */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { API_VERSION, DEFAULT_TENANT, type Services } from "@orgsim/api";
+import { API_VERSION, type Services } from "@orgsim/api";
+import { openPrincipal, type Principal } from "@orgsim/core";
 import type { ToolRuntime } from "./tool";
 import { registerCollectionTools } from "./tools/collections";
 import { registerItemTools } from "./tools/items";
@@ -9,8 +10,8 @@ import { registerSearchTools } from "./tools/search";
 
 export interface OrgsimMcpServerOptions {
   services: Services;
-  /** The caller's tenant; collections are scoped to it. Default: the open server's tenant. */
-  tenant?: string;
+  /** Who is calling: collections are scoped to its tenant, tools need its scopes. Default: the open server's local user (all scopes). */
+  principal?: Principal;
   /**
    * Resolves when the data is loaded; tool calls wait for it (the stdio binary answers
    * `initialize` at once and loads the sample data meanwhile). Default: ready now.
@@ -56,7 +57,7 @@ export function createOrgsimMcpServer(options: OrgsimMcpServerOptions): McpServe
   );
   const runtime: ToolRuntime = {
     services: options.services,
-    tenant: options.tenant ?? DEFAULT_TENANT,
+    principal: options.principal ?? openPrincipal(),
     ready: options.ready ?? Promise.resolve(),
     readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),

@@ -16,14 +16,18 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Services } from "@orgsim/api";
+import { assertScope, type Principal, type Scope } from "@orgsim/core";
 import { z } from "zod";
 import { errorResult, notReady, stillLoading } from "./errors";
+
+/** Where a tool's listing carries the scope it needs. */
+export const SCOPE_META_KEY = "orgsim/scope";
 
 /** What the tools of one server share. */
 export interface ToolRuntime {
   services: Services;
-  /** The caller's tenant: collections are scoped to it. */
-  tenant: string;
+  /** Who is calling: collections are scoped to `principal.tenant`; each tool needs its scope. */
+  principal: Principal;
   /** Tools wait for it before running (data still loading); a rejection answers BACKEND_UNAVAILABLE. */
   ready: Promise<unknown>;
   /** How long a tool call waits for `ready` before answering BACKEND_UNAVAILABLE ("still loading"). */
@@ -49,6 +53,8 @@ export interface ToolDefinition<Input extends z.ZodObject, Output extends z.ZodO
   input: Input;
   output: Output;
   hints: Hints;
+  /** The API-key scope a caller needs (the same as the matching REST operation); null: any caller. */
+  scope: Scope | null;
   run(input: z.output<Input>, runtime: ToolRuntime): Promise<ToolReply<z.input<Output>>>;
 }
 
@@ -109,9 +115,12 @@ function registerTool(server: McpServer, runtime: ToolRuntime, tool: AnyToolDefi
       inputSchema: advertisedInputSchema(tool.input),
       outputSchema: tool.output,
       annotations: { title: tool.title, ...tool.hints, openWorldHint: false },
+      // The API-key scope the tool needs, so a client can tell before calling.
+      _meta: { [SCOPE_META_KEY]: tool.scope },
     },
     async (args, extra): Promise<CallToolResult> => {
       try {
+        if (tool.scope) assertScope(runtime.principal, tool.scope);
         await whenReady(runtime);
         const input = tool.input.parse(args);
         const reply = await tool.run(input, runtime);

@@ -1,9 +1,10 @@
 /** Every tool through the official SDK client, against the real services (real model, real SQLite). */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { CATEGORIES, Organization, searchFilterShape, SimilarToDescriptionInput } from "@orgsim/core";
+import { appRouter } from "@orgsim/api";
+import { CATEGORIES, openPrincipal, Organization, searchFilterShape, SimilarToDescriptionInput } from "@orgsim/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_MAX_PAGE_SIZE, FULL_MAX_PAGE_SIZE } from "../src/params";
-import { CompactOrganizationResult, ONE_LINE_MAX, TOOL_NAMES } from "../src/index";
+import { CompactOrganizationResult, ONE_LINE_MAX, SCOPE_META_KEY, TOOL_NAMES, type ToolName } from "../src/index";
 import { call, connect, type Harness, ok, SAMPLE_SIZE, startApp, text, toolError } from "./helpers";
 import { agentWorkflow } from "./workflow";
 
@@ -338,12 +339,54 @@ describe("collections through tools", () => {
 
   it("scopes collections to the server's tenant", async () => {
     const mine = (await ok(client, "create_collection", { name: "Mine" })).data;
-    const other = await connect(harness.app, { tenant: "someone-else" });
+    const other = await connect(harness.app, { principal: { ...openPrincipal(), tenant: "someone-else" } });
     try {
       expect(toolError(await call(other, "get_collection", { id: mine.id })).code).toBe("NOT_FOUND");
       expect((await ok(other, "list_collections")).data).toEqual([]);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe("access", () => {
+  /** The REST/tRPC operation each tool performs. */
+  const PROCEDURE_OF: Record<ToolName, string> = {
+    search_organizations_by_description: "search.similarToDescription",
+    find_similar_organizations: "search.similarToOrganization",
+    search_organizations_by_customer_base: "search.similarCustomers",
+    get_organization: "organizations.get",
+    list_categories: "categories.list",
+    create_collection: "collections.create",
+    list_collections: "collections.list",
+    get_collection: "collections.get",
+    list_collection_items: "collections.items.list",
+    add_collection_item: "collections.items.add",
+    bulk_add_collection_items: "collections.items.bulkAdd",
+    update_collection_item: "collections.items.update",
+    delete_collection_item: "collections.items.delete",
+  };
+
+  it("each tool needs the same scope as its REST operation, and says so in its listing", async () => {
+    const { tools } = await client.listTools();
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { scope?: string } } }>;
+    for (const tool of tools) {
+      const procedure = procedures[PROCEDURE_OF[tool.name as ToolName]];
+      expect(procedure, tool.name).toBeDefined();
+      expect(tool._meta?.[SCOPE_META_KEY] ?? undefined, tool.name).toBe(procedure?._def.meta?.scope);
+    }
+  });
+
+  it("refuses a tool whose scope the caller's key lacks with FORBIDDEN, naming the scope", async () => {
+    const reader = await connect(harness.app, { principal: { ...openPrincipal(), tenant: "readers", scopes: ["search:read"] } });
+    try {
+      const refused = toolError(await call(reader, "create_collection", { name: "Nope" }));
+      expect(refused.code).toBe("FORBIDDEN");
+      expect(refused.first).toContain("collections:write");
+      expect((await ok(reader, "search_organizations_by_description", { description: "industrial robots", limit: 1 })).data).toHaveLength(1);
+      expect((await ok(reader, "list_categories")).data.length).toBeGreaterThan(0);
+    } finally {
+      await reader.close();
     }
   });
 });

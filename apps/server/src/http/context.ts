@@ -1,17 +1,21 @@
-/** Builds a request's tRPC context: services, tenant and request id. */
+/** Builds a request's tRPC context: services, the caller's access and the request id. */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type Context, DEFAULT_TENANT, type Services } from "@orgsim/api";
+import type { Context, Services } from "@orgsim/api";
+import type { AccessPolicy } from "./access";
 
-export type ContextFactory = (req: IncomingMessage, res: ServerResponse) => Context;
+export type ContextFactory = (req: IncomingMessage, res: ServerResponse) => Promise<Context>;
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export function contextFactory(services: Services): ContextFactory {
-  return (req, res) => {
-    const given = req.headers["x-request-id"];
-    const requestId = typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
-    res.setHeader("x-request-id", requestId);
-    return { services, tenant: DEFAULT_TENANT, requestId };
-  };
+/** The caller's X-Request-Id when it is safe to echo, else a new one; set on the response. */
+export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers["x-request-id"];
+  const requestId = typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader("x-request-id", requestId);
+  return requestId;
+}
+
+export function contextFactory(services: Services, accessOf: AccessPolicy): ContextFactory {
+  return async (req, res) => ({ services, access: await accessOf(req, res), requestId: requestIdOf(req, res), response: {} });
 }

@@ -5,26 +5,27 @@
  * Why stateless: every orgsim tool is one request and one answer; nothing is pushed to
  * the client later, so sessions would only add server memory, expiry and sticky
  * routing. A server per request costs little (the tool definitions and their JSON
- * Schemas are built once per process) and lets the tenant of each request's API key
- * choose the collections it sees once access control exists.
+ * Schemas are built once per process) and binds each request to its API key's
+ * tenant and scopes.
  *
  * GET (a standalone event stream) and DELETE (ending a session) have nothing to do
  * without sessions: 405, as the SDK's stateless example answers.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { DEFAULT_TENANT, type Services } from "@orgsim/api";
+import { contractErrorOf, type Services } from "@orgsim/api";
 import { createOrgsimMcpServer } from "@orgsim/mcp";
+import type { AccessPolicy } from "./access";
+import { requestIdOf } from "./context";
 import { MAX_BODY_BYTES } from "./limits";
 
 export interface McpHandlerOptions {
-  /** The caller's tenant. Until API keys exist every caller is the open server's tenant. */
-  tenantOf?: (req: IncomingMessage) => string;
+  /** Authenticates the caller (API key, rate limit), as for REST and tRPC. */
+  accessOf: AccessPolicy;
   log?: (line: string) => void;
 }
 
-export function createMcpHandler(services: Services, options: McpHandlerOptions = {}) {
-  const tenantOf = options.tenantOf ?? (() => DEFAULT_TENANT);
+export function createMcpHandler(services: Services, options: McpHandlerOptions) {
   const log = options.log ?? ((line: string) => console.error(line));
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -34,7 +35,13 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions 
       res.setHeader("allow", "POST");
       return jsonRpcError(res, 405, "Method not allowed: this MCP endpoint is stateless and takes POST only");
     }
-    const server = createOrgsimMcpServer({ services, tenant: tenantOf(req), log });
+    const access = await options.accessOf(req, res);
+    if ("refused" in access) {
+      // MCP clients start their auth flow on HTTP 401; the contract error rides in `error.data`.
+      const error = contractErrorOf(access.refused, requestIdOf(req, res));
+      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error);
+    }
+    const server = createOrgsimMcpServer({ services, principal: access.principal, log });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       // One JSON answer a request: no tool streams anything.
@@ -76,7 +83,7 @@ function refusal(req: IncomingMessage): string | null {
 }
 
 /** Transport-level refusals are JSON-RPC errors (no request id), as the SDK writes its own. */
-function jsonRpcError(res: ServerResponse, status: number, message: string) {
+function jsonRpcError(res: ServerResponse, status: number, message: string, data?: unknown) {
   res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message, ...(data === undefined ? {} : { data }) }, id: null }));
 }

@@ -9,16 +9,22 @@ import type { ContextFactory } from "./context";
 import { MAX_BODY_BYTES } from "./limits";
 
 export function createRestHandler(createContext: ContextFactory) {
+  // trpc-to-openapi hands createContext a Fetch Request made from the IncomingMessage (typed as the
+  // latter); the context reads the caller's headers from the original, found through the response.
+  const requestOf = new WeakMap<ServerResponse, IncomingMessage>();
   const handler = createOpenApiHttpHandler({
     router: appRouter,
-    createContext: ({ req, res }) => createContext(req, res),
+    createContext: ({ res }) => createContext(requestOf.get(res) as IncomingMessage, res),
     maxBodySize: MAX_BODY_BYTES,
     responseMeta: ({ ctx, errors }) => {
       if (errors.length > 0) return {};
-      return ctx?.responseStatus ? { status: ctx.responseStatus } : {};
+      return ctx?.response.status ? { status: ctx.response.status } : {};
     },
   });
-  return (req: IncomingMessage, res: ServerResponse) => handler(req, withContractErrorBodies(res));
+  return (req: IncomingMessage, res: ServerResponse) => {
+    requestOf.set(res, req);
+    return handler(req, withContractErrorBodies(res));
+  };
 }
 
 /** trpc-to-openapi writes `{...errorShape, message, code, issues}`; callers get only the contract's part. */

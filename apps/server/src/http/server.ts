@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { appRouter } from "@orgsim/api";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { App } from "../app";
+import { type AccessPolicyOptions, createAccessPolicy } from "./access";
 import { contextFactory } from "./context";
 import { createDocsHandlers, send } from "./docs";
 import { MAX_BODY_BYTES } from "./limits";
@@ -12,8 +13,9 @@ import { createRestHandler } from "./rest";
 const notFound = (res: ServerResponse, path: string) =>
   send(res, 404, "application/json", JSON.stringify({ error: { code: "NOT_FOUND", message: `No route ${path}`, status: 404, details: {}, request_id: null } }));
 
-export function createHttpServer(app: App): Server {
-  const createContext = contextFactory(app.services);
+export function createHttpServer(app: App, access: AccessPolicyOptions): Server {
+  const accessOf = createAccessPolicy(app.access, access);
+  const createContext = contextFactory(app.services, accessOf);
   const rest = createRestHandler(createContext);
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -21,7 +23,7 @@ export function createHttpServer(app: App): Server {
     maxBodySize: MAX_BODY_BYTES,
     createContext: ({ req, res }) => createContext(req, res),
   });
-  const mcp = createMcpHandler(app.services);
+  const mcp = createMcpHandler(app.services, { accessOf });
   let baseUrl = "";
   const docs = createDocsHandlers(() => baseUrl);
 

@@ -16,7 +16,7 @@ import {
   UpdateItemInput,
 } from "@orgsim/core";
 import { z } from "zod";
-import { procedure, router } from "../trpc";
+import { router, scoped } from "../trpc";
 
 const tags = ["collections"];
 const TYPED_WRITE_ERRORS = {
@@ -27,16 +27,16 @@ const TYPED_WRITE_ERRORS = {
 };
 
 export const collectionsRouter = router({
-  create: procedure
+  create: scoped("collections:write")
     .meta({ openapi: { method: "POST", path: "/collections", tags, summary: "Create a collection", successDescription: "Created" }, successStatuses: [201] })
     .input(CreateCollectionInput)
     .output(Collection)
     .mutation(async ({ ctx, input }) => {
-      ctx.responseStatus = 201;
+      ctx.response.status = 201;
       return ctx.services.collections.create(ctx.tenant, input);
     }),
 
-  list: procedure
+  list: scoped("collections:read")
     .meta({ openapi: { method: "GET", path: "/collections", tags, summary: "List collections" } })
     .input(ListCollectionsInput)
     .output(CollectionPage)
@@ -45,13 +45,13 @@ export const collectionsRouter = router({
       return { data: page.data, meta: { next_cursor: page.next_cursor } };
     }),
 
-  get: procedure
+  get: scoped("collections:read")
     .meta({ openapi: { method: "GET", path: "/collections/{id}", tags, summary: "Get a collection" } })
     .input(CollectionRef)
     .output(Collection)
     .query(({ ctx, input }) => ctx.services.collections.get(ctx.tenant, input.id)),
 
-  update: procedure
+  update: scoped("collections:write")
     .meta({ openapi: { method: "PATCH", path: "/collections/{id}", tags, summary: "Rename a collection or change its description" } })
     .input(UpdateCollectionInput)
     .output(Collection)
@@ -60,17 +60,17 @@ export const collectionsRouter = router({
       return ctx.services.collections.update(ctx.tenant, id, patch);
     }),
 
-  delete: procedure
+  delete: scoped("collections:write")
     .meta({ openapi: { method: "DELETE", path: "/collections/{id}", tags, summary: "Delete a collection and its items", successDescription: "Deleted (no content)" }, successStatuses: [204] })
     .input(CollectionRef)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
       await ctx.services.collections.delete(ctx.tenant, input.id);
-      ctx.responseStatus = 204;
+      ctx.response.status = 204;
     }),
 
   items: router({
-    add: procedure
+    add: scoped("collections:write")
       .meta({
         openapi: {
           method: "POST",
@@ -90,11 +90,11 @@ export const collectionsRouter = router({
       .mutation(async ({ ctx, input }) => {
         const { id, ...item } = input;
         const added = await ctx.services.collections.add(ctx.tenant, id, item);
-        ctx.responseStatus = added.created ? 201 : 200;
+        ctx.response.status = added.created ? 201 : 200;
         return added.item;
       }),
 
-    bulkAdd: procedure
+    bulkAdd: scoped("collections:write")
       .meta({
         openapi: {
           method: "POST",
@@ -112,11 +112,11 @@ export const collectionsRouter = router({
       .mutation(async ({ ctx, input }) => {
         const added = await ctx.services.collections.addMany(ctx.tenant, input.id, input.items);
         const created = added.filter((a) => a.created).length;
-        ctx.responseStatus = created > 0 ? 201 : 200;
+        ctx.response.status = created > 0 ? 201 : 200;
         return { data: added.map((a) => a.item), meta: { created, existing: added.length - created } };
       }),
 
-    list: procedure
+    list: scoped("collections:read")
       .meta({ openapi: { method: "GET", path: "/collections/{id}/items", tags, summary: "List items" } })
       .input(ListItemsInput)
       .output(ItemPage)
@@ -126,13 +126,13 @@ export const collectionsRouter = router({
         return { data: result.data, meta: { next_cursor: result.next_cursor } };
       }),
 
-    get: procedure
+    get: scoped("collections:read")
       .meta({ openapi: { method: "GET", path: "/collections/{id}/items/{item_id}", tags, summary: "Get an item" } })
       .input(ItemRef)
       .output(CollectionItem)
       .query(({ ctx, input }) => ctx.services.collections.getItem(ctx.tenant, input.id, input.item_id)),
 
-    update: procedure
+    update: scoped("collections:write")
       .meta({
         openapi: {
           method: "PATCH",
@@ -149,13 +149,13 @@ export const collectionsRouter = router({
         return ctx.services.collections.updateItem(ctx.tenant, id, item_id, patch);
       }),
 
-    delete: procedure
+    delete: scoped("collections:write")
       .meta({ openapi: { method: "DELETE", path: "/collections/{id}/items/{item_id}", tags, summary: "Remove an item", successDescription: "Deleted (no content)" }, successStatuses: [204] })
       .input(ItemRef)
       .output(z.void())
       .mutation(async ({ ctx, input }) => {
         await ctx.services.collections.deleteItem(ctx.tenant, input.id, input.item_id);
-        ctx.responseStatus = 204;
+        ctx.response.status = 204;
       }),
   }),
 });

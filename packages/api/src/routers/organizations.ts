@@ -1,18 +1,18 @@
 /** Organization records: read, upsert (one or up to 1,000), delete; and the category taxonomy. */
 import { CATEGORIES, CategoryList, MAX_BULK_ORGANIZATIONS, Organization, OrganizationInput, OrganizationWithId, organizationId } from "@orgsim/core";
 import { z } from "zod";
-import { procedure, router } from "../trpc";
+import { procedure, router, scoped } from "../trpc";
 
 const OrganizationRef = z.strictObject({ organization_id: organizationId() });
 
 export const organizationsRouter = router({
-  get: procedure
+  get: scoped("search:read")
     .meta({ openapi: { method: "GET", path: "/organizations/{organization_id}", tags: ["organizations"], summary: "Get an organization" } })
     .input(OrganizationRef)
     .output(Organization)
     .query(({ ctx, input }) => ctx.services.organizations.get(input.organization_id)),
 
-  upsert: procedure
+  upsert: scoped("organizations:write")
     .meta({
       openapi: {
         method: "PUT",
@@ -29,7 +29,7 @@ export const organizationsRouter = router({
       return ctx.services.organizations.upsert({ ...fields, id: organization_id });
     }),
 
-  bulkUpsert: procedure
+  bulkUpsert: scoped("organizations:write")
     .meta({
       openapi: {
         method: "POST",
@@ -46,13 +46,13 @@ export const organizationsRouter = router({
       return { data, meta: { upserted: data.length } };
     }),
 
-  delete: procedure
+  delete: scoped("organizations:write")
     .meta({ openapi: { method: "DELETE", path: "/organizations/{organization_id}", tags: ["organizations"], summary: "Delete an organization", successDescription: "Deleted (no content)" }, successStatuses: [204] })
     .input(OrganizationRef)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
       await ctx.services.organizations.delete(input.organization_id);
-      ctx.responseStatus = 204;
+      ctx.response.status = 204;
     }),
 });
 

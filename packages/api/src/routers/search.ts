@@ -1,13 +1,13 @@
 /** The three search operations of the contract. */
 import { SearchResponse, SimilarCustomersInput, SimilarToDescriptionInput, SimilarToOrganizationInput } from "@orgsim/core";
-import { procedure, router } from "../trpc";
+import { router, scoped } from "../trpc";
 
 const FILTERS_HELP =
   "Filters narrow the candidates before ranking (a filtered query returns `limit` results whenever that many match). " +
   "Values of one parameter are alternatives; different parameters must all hold; `countries` and `regions` together form one location alternative.";
 
 export const searchRouter = router({
-  similarToOrganization: procedure
+  similarToOrganization: scoped("search:read")
     .meta({
       openapi: {
         method: "GET",
@@ -21,7 +21,7 @@ export const searchRouter = router({
     .output(SearchResponse)
     .query(({ ctx, input }) => ctx.services.search.similarToOrganization(input)),
 
-  similarToDescription: procedure
+  similarToDescription: scoped("search:read")
     .meta({
       openapi: {
         method: "GET",
@@ -35,7 +35,7 @@ export const searchRouter = router({
     .output(SearchResponse)
     .query(({ ctx, input }) => ctx.services.search.similarToDescription(input)),
 
-  similarCustomers: procedure
+  similarCustomers: scoped("search:read")
     .meta({
       openapi: {
         method: "GET",

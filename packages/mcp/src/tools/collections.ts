@@ -27,8 +27,9 @@ export const collectionTools = [
     input: CreateCollectionInput,
     output: z.object({ data: Collection }),
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-    async run(input, { services, tenant }) {
-      const collection = await services.collections.create(tenant, input);
+    scope: "collections:write",
+    async run(input, { services, principal }) {
+      const collection = await services.collections.create(principal.tenant, input);
       return { structured: { data: collection }, text: `Created collection ${collection.id}:\n${collectionLine(collection)}` };
     },
   }),
@@ -42,8 +43,9 @@ export const collectionTools = [
     input: ListCollectionsInput.safeExtend({ limit: agentLimit(), cursor: ListCollectionsInput.shape.cursor.meta({ description: cursorDescription }) }),
     output: CollectionPage.extend({}),
     hints: READ_ONLY,
-    async run(input, { services, tenant }) {
-      const page = await services.collections.list(tenant, input);
+    scope: "collections:read",
+    async run(input, { services, principal }) {
+      const page = await services.collections.list(principal.tenant, input);
       const lines = [
         page.data.length === 0 && !input.cursor ? "No collections yet: create one with create_collection." : `${page.data.length} collections:`,
         ...page.data.map(collectionLine),
@@ -62,8 +64,9 @@ export const collectionTools = [
     input: CollectionRef.safeExtend({ id: collectionIdParam() }),
     output: z.object({ data: Collection }),
     hints: READ_ONLY,
-    async run({ id }, { services, tenant }) {
-      const collection = await services.collections.get(tenant, id);
+    scope: "collections:read",
+    async run({ id }, { services, principal }) {
+      const collection = await services.collections.get(principal.tenant, id);
       return { structured: { data: collection }, text: collectionLine(collection) };
     },
   }),

@@ -49,8 +49,9 @@ export const itemTools = [
       meta: ItemPage.shape.meta.extend({ detail: Detail }),
     }),
     hints: READ_ONLY,
-    async run({ id, detail, ...page }, { services, tenant }) {
-      const result = await services.collections.listItems(tenant, id, page);
+    scope: "collections:read",
+    async run({ id, detail, ...page }, { services, principal }) {
+      const result = await services.collections.listItems(principal.tenant, id, page);
       const lines = [
         result.data.length === 0 && !page.cursor ? `Collection ${id} is empty.` : `${result.data.length} items of ${id}:`,
         ...result.data.map(itemLine),
@@ -77,8 +78,9 @@ export const itemTools = [
       meta: z.object({ created: z.boolean().meta({ description: "false when the entity was already in the collection (the existing item is returned)" }) }),
     }),
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-    async run({ id, ...item }, { services, tenant }) {
-      const added = await services.collections.add(tenant, id, item);
+    scope: "collections:write",
+    async run({ id, ...item }, { services, principal }) {
+      const added = await services.collections.add(principal.tenant, id, item);
       const head = added.created ? `Added to ${id}:` : `Already in ${id} (nothing changed):`;
       return { structured: { data: added.item, meta: { created: added.created } }, text: `${head}\n${itemLine(added.item)}` };
     },
@@ -97,8 +99,9 @@ export const itemTools = [
       meta: BulkAddResult.shape.meta.extend({ not_shown: z.number().int().meta({ description: "Items added or found but not listed in data" }) }),
     }),
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-    async run({ id, items }, { services, tenant }) {
-      const added = await services.collections.addMany(tenant, id, items);
+    scope: "collections:write",
+    async run({ id, items }, { services, principal }) {
+      const added = await services.collections.addMany(principal.tenant, id, items);
       const created = added.filter((a) => a.created).length;
       const shown = added.slice(0, BULK_ITEMS_SHOWN).map((a) => a.item);
       const meta = { created, existing: added.length - created, not_shown: added.length - shown.length };
@@ -120,8 +123,9 @@ export const itemTools = [
     input: UpdateItemInput.safeExtend({ id: collectionIdParam(), item_id: itemIdParam() }),
     output: z.object({ data: CollectionItem }),
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-    async run({ id, item_id, ...patch }, { services, tenant }) {
-      const item = await services.collections.updateItem(tenant, id, item_id, patch);
+    scope: "collections:write",
+    async run({ id, item_id, ...patch }, { services, principal }) {
+      const item = await services.collections.updateItem(principal.tenant, id, item_id, patch);
       return { structured: { data: item }, text: `Updated in ${id}:\n${itemLine(item)}` };
     },
   }),
@@ -137,8 +141,9 @@ export const itemTools = [
       data: z.object({ collection_id: CollectionItem.shape.collection_id, item_id: CollectionItem.shape.id, deleted: z.literal(true) }),
     }),
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-    async run({ id, item_id }, { services, tenant }) {
-      await services.collections.deleteItem(tenant, id, item_id);
+    scope: "collections:write",
+    async run({ id, item_id }, { services, principal }) {
+      await services.collections.deleteItem(principal.tenant, id, item_id);
       return { structured: { data: { collection_id: id, item_id, deleted: true as const } }, text: `Removed ${item_id} from ${id}.` };
     },
   }),

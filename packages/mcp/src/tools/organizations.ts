@@ -20,6 +20,7 @@ export const organizationTools = [
     input: GetOrganizationInput,
     output: z.object({ data: z.union([Organization, CompactOrganization]) }),
     hints: READ_ONLY,
+    scope: "search:read",
     async run({ organization_id, detail }, { services }) {
       const organization = await services.organizations.get(organization_id);
       const lines = [organizationLines(organization)];
@@ -37,6 +38,7 @@ export const organizationTools = [
     input: z.strictObject({}),
     output: CategoryList.extend({}),
     hints: READ_ONLY,
+    scope: null,
     async run() {
       const data = [...CATEGORIES];
       return { structured: { data }, text: [`${data.length} categories (slug: name (sector)):`, ...data.map(categoryLine)].join("\n") };

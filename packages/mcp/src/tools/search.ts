@@ -81,6 +81,7 @@ export const searchTools = [
     input: SimilarToDescriptionInput.safeExtend(agentOptions),
     output: SearchToolOutput,
     hints: READ_ONLY,
+    scope: "search:read",
     async run({ detail, ...input }, { services }) {
       return reply(await services.search.similarToDescription(page(input, detail)), detail, `similar to "${input.description.slice(0, 80)}"`);
     },
@@ -97,6 +98,7 @@ export const searchTools = [
     input: SimilarToOrganizationInput.safeExtend(agentOptions),
     output: SearchToolOutput,
     hints: READ_ONLY,
+    scope: "search:read",
     async run({ detail, ...input }, { services }) {
       return reply(await services.search.similarToOrganization(page(input, detail)), detail, `similar to organization ${input.organization_id}`);
     },
@@ -113,6 +115,7 @@ export const searchTools = [
     input: SimilarCustomersInput.safeExtend(agentOptions),
     output: SearchToolOutput,
     hints: READ_ONLY,
+    scope: "search:read",
     async run({ detail, ...input }, { services }) {
       return reply(await services.search.similarCustomers(page(input, detail)), detail, `whose customers match "${input.organization_customer.slice(0, 80)}"`);
     },

@@ -1,2 +1,3 @@
 export * from "./collection-store";
 export * from "./organization-store";
+export * from "./api-key-store";

@@ -1,0 +1,89 @@
+/**
+ * Who may call: authenticates `Authorization: Bearer <api key>` and applies the key's rate
+ * limit, for every API surface (REST, tRPC, MCP). Health, readiness and the API document
+ * stay public.
+ *
+ * Without any active key a loopback server runs open: every caller is the local user
+ * (the default tenant, all scopes, no rate limit). A server that listens beyond loopback
+ * never runs open; serve() refuses to start that way, and should every key be revoked
+ * later it refuses each request instead.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Access } from "@orgsim/api";
+import { type AccessService, OrgsimError, openPrincipal, type Principal, unauthorized } from "@orgsim/core";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+
+export interface AccessPolicyOptions {
+  /** Whether the server listens on loopback only (then it may run open). */
+  loopbackOnly: boolean;
+  /** Requests a minute per key unless the key sets its own. */
+  defaultRateLimitPerMinute: number;
+}
+
+export type AccessPolicy = (req: IncomingMessage, res: ServerResponse) => Promise<Access>;
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/i;
+export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.test(host.replace(/^\[|\]$/g, ""));
+
+export function createAccessPolicy(access: AccessService, options: AccessPolicyOptions): AccessPolicy {
+  const limiters = new Map<number, RateLimiterMemory>();
+  const limiterFor = (perMinute: number) => {
+    let limiter = limiters.get(perMinute);
+    if (!limiter) {
+      limiter = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: `rpm${perMinute}` });
+      limiters.set(perMinute, limiter);
+    }
+    return limiter;
+  };
+
+  async function principalOf(req: IncomingMessage): Promise<Principal> {
+    const header = req.headers.authorization;
+    if (header !== undefined) {
+      const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+      if (!match) throw unauthorized("The Authorization header must be `Bearer <api key>`");
+      return access.authenticate(match[1] as string);
+    }
+    if (await access.hasActiveKeys()) throw unauthorized("Missing API key: send `Authorization: Bearer <api key>`");
+    if (!options.loopbackOnly) throw unauthorized("No API key is active and this server listens beyond loopback: it serves only callers with a key");
+    return openPrincipal();
+  }
+
+  /** Counts the request against the key's budget and tells the caller where it stands (IETF RateLimit headers). */
+  async function consume(principal: Principal, res: ServerResponse): Promise<void> {
+    if (principal.keyId === null) return;
+    const limit = principal.rateLimitPerMinute ?? options.defaultRateLimitPerMinute;
+    let state: RateLimiterRes;
+    let refused = false;
+    try {
+      state = await limiterFor(limit).consume(principal.keyId);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      state = rejection;
+      refused = true;
+    }
+    const resetSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+    res.setHeader("ratelimit-limit", String(limit));
+    res.setHeader("ratelimit-remaining", String(Math.max(0, state.remainingPoints)));
+    res.setHeader("ratelimit-reset", String(resetSeconds));
+    res.setHeader("ratelimit-policy", `${limit};w=60`);
+    if (refused) {
+      res.setHeader("retry-after", String(resetSeconds));
+      throw new OrgsimError("RATE_LIMITED", `Rate limit of ${limit} requests a minute reached for API key ${principal.keyId}; retry in ${resetSeconds} s`, {
+        limit_per_minute: limit,
+        retry_after_seconds: resetSeconds,
+      });
+    }
+  }
+
+  return async (req, res) => {
+    try {
+      const principal = await principalOf(req);
+      await consume(principal, res);
+      return { principal };
+    } catch (error) {
+      if (!(error instanceof OrgsimError)) throw error;
+      if (error.code === "UNAUTHORIZED") res.setHeader("www-authenticate", 'Bearer realm="orgsim"');
+      return { refused: error };
+    }
+  };
+}

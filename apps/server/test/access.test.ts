@@ -1,0 +1,211 @@
+/** API keys, tenants, scopes and rate limits over real HTTP, on every surface (REST, tRPC, MCP). */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, orgsimCommand, removeDir, startServer, type TestServer } from "./harness";
+
+const dataDir = mkdtempSync(join(tmpdir(), "orgsim-access-"));
+let server: TestServer;
+const keys: Record<"acme" | "globex" | "reader" | "limited", { id: string; token: string }> = {} as never;
+
+async function createKey(tenant: string, scopes: string, ...more: string[]) {
+  const result = await orgsimCommand(["keys", "create", "--tenant", tenant, "--scopes", scopes, "--json", ...more], dataDir);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as { id: string; token: string };
+}
+
+beforeAll(async () => {
+  const all = "search:read,collections:read,collections:write,organizations:write";
+  keys.acme = await createKey("acme", all, "--name", "acme app");
+  keys.globex = await createKey("globex", all);
+  keys.reader = await createKey("acme", "search:read");
+  keys.limited = await createKey("acme", "search:read", "--rate-limit", "5");
+  // No key cache: a revocation is seen by the next request.
+  server = await startServer({ dataDir, env: { ORGSIM_SAMPLE_SIZE: "30", ORGSIM_KEY_CACHE_MS: "0" } });
+});
+afterAll(async () => {
+  await server?.stop();
+  removeDir(dataDir);
+});
+
+/** A tRPC call as the typed client sends it (GET for queries, POST for mutations). */
+async function trpc(procedure: string, input: unknown, token?: string, method: "GET" | "POST" = "GET") {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const url = `${server.baseUrl}/trpc/${procedure}${method === "GET" ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ""}`;
+  const response = await fetch(url, method === "GET" ? { headers } : { method, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(input) });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function mcpClient(token: string): Promise<Client> {
+  const client = new Client({ name: "orgsim-access-test", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+describe("with API keys", () => {
+  it("says at start that keys are required", () => {
+    expect(server.output()).toMatch(/Access\s+API keys required/);
+  });
+
+  it("refuses callers without a valid key with 401 UNAUTHORIZED on REST, tRPC and MCP", async () => {
+    const path = "/search/organizations/similar?description=industrial+robots";
+    for (const [token, why] of [[undefined, /Missing API key/], [`osk_0123456789abcdef_${"A".repeat(43)}`, /Invalid API key/], ["nonsense", /not an orgsim key/]] as const) {
+      const rest = await api(server, "GET", path, undefined, token);
+      expect(rest.status).toBe(401);
+      expect(rest.body.error).toMatchObject({ code: "UNAUTHORIZED", status: 401, message: expect.stringMatching(why) });
+      expect(rest.body.error.request_id).toBeTruthy();
+      expect(rest.headers.get("www-authenticate")).toMatch(/^Bearer/);
+
+      const viaTrpc = await trpc("search.similarToDescription", { description: "industrial robots" }, token);
+      expect(viaTrpc.status).toBe(401);
+      expect(viaTrpc.body.error.data.error).toMatchObject({ code: "UNAUTHORIZED" });
+    }
+    const mcp = await fetch(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(mcp.status).toBe(401);
+    expect(((await mcp.json()) as any).error.data).toMatchObject({ code: "UNAUTHORIZED" });
+    const basic = await fetch(`${server.baseUrl}/v1/categories`, { headers: { authorization: "Basic YTpi" } });
+    expect(basic.status).toBe(401);
+  });
+
+  it("keeps health, readiness and the API document public", async () => {
+    for (const path of ["/health", "/ready", "/openapi.json"]) expect((await fetch(`${server.baseUrl}${path}`)).status).toBe(200);
+  });
+
+  it("answers another tenant's collection with 404 on REST, tRPC and MCP, and leaves it untouched", async () => {
+    const mine = (await api(server, "POST", "/collections", { name: "Acme leads" }, keys.acme.token)).body;
+    const item = await api(server, "POST", `/collections/${mine.id}/items`, { entity_type: "person", entity_id: "p1", entity: { full_name: "Ada" } }, keys.acme.token);
+    expect(item.status).toBe(201);
+    const g = keys.globex.token;
+
+    for (const [method, path, body] of [
+      ["GET", `/collections/${mine.id}`],
+      ["PATCH", `/collections/${mine.id}`, { name: "taken" }],
+      ["DELETE", `/collections/${mine.id}`],
+      ["GET", `/collections/${mine.id}/items`],
+      ["GET", `/collections/${mine.id}/items/${item.body.id}`],
+      ["POST", `/collections/${mine.id}/items`, { entity_type: "person", entity_id: "p2" }],
+      ["POST", `/collections/${mine.id}/items/bulk`, { items: [{ entity_type: "person", entity_id: "p3" }] }],
+      ["PATCH", `/collections/${mine.id}/items/${item.body.id}`, { notes: "mine now" }],
+      ["DELETE", `/collections/${mine.id}/items/${item.body.id}`],
+    ] as const) {
+      const response = await api(server, method, path, body, g);
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.body.error.code).toBe("NOT_FOUND");
+    }
+    expect((await api(server, "GET", "/collections", undefined, g)).body.data).toEqual([]);
+
+    const viaTrpc = await trpc("collections.get", { id: mine.id }, g);
+    expect(viaTrpc.status).toBe(404);
+    expect(viaTrpc.body.error.data.error.code).toBe("NOT_FOUND");
+
+    const client = await mcpClient(g);
+    try {
+      const result = (await client.callTool({ name: "get_collection", arguments: { id: mine.id } })) as any;
+      expect(result.isError).toBe(true);
+      expect(result._meta["orgsim/error"].code).toBe("NOT_FOUND");
+      const listed = (await client.callTool({ name: "list_collections", arguments: {} })) as any;
+      expect(listed.structuredContent.data).toEqual([]);
+    } finally {
+      await client.close();
+    }
+
+    const after = await api(server, "GET", `/collections/${mine.id}`, undefined, keys.acme.token);
+    expect(after.body).toMatchObject({ name: "Acme leads", item_count: 1 });
+    const items = await api(server, "GET", `/collections/${mine.id}/items`, undefined, keys.acme.token);
+    expect(items.body.data.map((i: any) => [i.entity_id, i.notes])).toEqual([["p1", null]]);
+  });
+
+  it("shares a tenant's collections between its keys, and MCP sees them as REST does", async () => {
+    const mine = (await api(server, "POST", "/collections", { name: "Shared in acme" }, keys.acme.token)).body;
+    expect((await api(server, "GET", `/collections/${mine.id}`, undefined, keys.acme.token)).status).toBe(200);
+    const client = await mcpClient(keys.acme.token);
+    try {
+      const seen = (await client.callTool({ name: "get_collection", arguments: { id: mine.id } })) as any;
+      expect(seen.structuredContent.data.name).toBe("Shared in acme");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses an operation outside the key's scopes with 403 FORBIDDEN naming the scope", async () => {
+    const refused = await api(server, "POST", "/collections", { name: "Nope" }, keys.reader.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: "FORBIDDEN", details: { required_scope: "collections:write" } });
+    expect((await api(server, "GET", "/collections", undefined, keys.reader.token)).status).toBe(403);
+    expect((await api(server, "DELETE", "/organizations/1", undefined, keys.reader.token)).body.error.details.required_scope).toBe("organizations:write");
+    expect((await trpc("collections.create", { name: "Nope" }, keys.reader.token, "POST")).status).toBe(403);
+    const search = await api(server, "GET", "/search/organizations/similar?description=industrial+robots&limit=2", undefined, keys.reader.token);
+    expect(search.status).toBe(200);
+    expect(search.body.data).toHaveLength(2);
+    const client = await mcpClient(keys.reader.token);
+    try {
+      const result = (await client.callTool({ name: "create_collection", arguments: { name: "Nope" } })) as any;
+      expect(result._meta["orgsim/error"]).toMatchObject({ code: "FORBIDDEN" });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("rate-limits each key: RateLimit headers on every answer, then 429 RATE_LIMITED with Retry-After", async () => {
+    const path = "/categories";
+    const answers = [];
+    for (let i = 0; i < 7; i++) answers.push(await api(server, "GET", path, undefined, keys.limited.token));
+    expect(answers.slice(0, 5).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers[0]?.headers.get("ratelimit-limit")).toBe("5");
+    expect(answers.slice(0, 5).map((a) => a.headers.get("ratelimit-remaining"))).toEqual(["4", "3", "2", "1", "0"]);
+    const limited = answers[5];
+    expect(limited?.status).toBe(429);
+    expect(limited?.body.error).toMatchObject({ code: "RATE_LIMITED", status: 429, details: { limit_per_minute: 5 } });
+    expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(limited?.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect(answers[6]?.status).toBe(429);
+    // Another key has its own budget.
+    expect((await api(server, "GET", path, undefined, keys.reader.token)).status).toBe(200);
+    const viaTrpc = await trpc("categories.list", {}, keys.limited.token);
+    expect(viaTrpc.status).toBe(429);
+    expect(viaTrpc.body.error.data.error.code).toBe("RATE_LIMITED");
+  });
+
+  it("stops accepting a revoked key", async () => {
+    const key = await createKey("acme", "search:read");
+    expect((await api(server, "GET", "/categories", undefined, key.token)).status).toBe(200);
+    const revoked = await orgsimCommand(["keys", "revoke", key.id], dataDir);
+    expect(revoked.stdout).toMatch(/Revoked/);
+    const after = await api(server, "GET", "/categories", undefined, key.token);
+    expect(after.status).toBe(401);
+    expect(after.body.error.message).toMatch(/revoked/);
+    const listed = await orgsimCommand(["keys", "list", "--json"], dataDir);
+    const list = JSON.parse(listed.stdout) as { id: string; revoked_at: string | null }[];
+    expect(list.find((k) => k.id === key.id)?.revoked_at).toBeTruthy();
+    expect(listed.stdout).not.toContain(key.token.slice(-43));
+  });
+});
+
+describe("without API keys", () => {
+  it("runs open on loopback and says so", async () => {
+    const open = await startServer({ env: { ORGSIM_SAMPLE_SIZE: "0" } });
+    try {
+      expect(open.output()).toMatch(/Access\s+OPEN: no API keys configured/);
+      expect((await api(open, "GET", "/categories")).status).toBe(200);
+    } finally {
+      await open.stop();
+      removeDir(open.dataDir);
+    }
+  });
+
+  it("refuses to listen beyond loopback", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orgsim-exposed-"));
+    try {
+      await expect(startServer({ dataDir: dir, env: { ORGSIM_SAMPLE_SIZE: "0", HOST: "0.0.0.0" } })).rejects.toThrow(/Refusing to listen on 0\.0\.0\.0 without API keys/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
