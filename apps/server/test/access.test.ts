@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createOrgsimClient, orgsimErrorOf } from "@orgsim/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, orgsimCommand, removeDir, startServer, type TestServer } from "./harness";
 
@@ -120,6 +121,17 @@ describe("with API keys", () => {
     expect(after.body).toMatchObject({ name: "Acme leads", item_count: 1 });
     const items = await api(server, "GET", `/collections/${mine.id}/items`, undefined, keys.acme.token);
     expect(items.body.data.map((i: any) => [i.entity_id, i.notes])).toEqual([["p1", null]]);
+  });
+
+  it("serves the typed client with its apiKey, and tells it why without one", async () => {
+    const acme = createOrgsimClient({ url: server.baseUrl, apiKey: keys.acme.token });
+    const created = await acme.collections.create.mutate({ name: "From the typed client" });
+    expect((await acme.collections.get.query({ id: created.id })).name).toBe("From the typed client");
+    const anonymous = createOrgsimClient({ url: server.baseUrl });
+    const refused = await anonymous.collections.get.query({ id: created.id }).catch(orgsimErrorOf);
+    expect(refused).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
+    const globex = createOrgsimClient({ url: server.baseUrl, apiKey: keys.globex.token });
+    expect(await globex.collections.get.query({ id: created.id }).catch(orgsimErrorOf)).toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("shares a tenant's collections between its keys, and MCP sees them as REST does", async () => {
