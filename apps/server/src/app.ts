@@ -17,14 +17,31 @@ import { createEmbedder } from "@orgsim/embeddings";
 import { generateSampleOrganizations, SAMPLE_DATA_NOTICE } from "@orgsim/sample-data";
 import type { Config } from "./config";
 
+/** What /ready reports: each check is true when it holds, and the server is ready when all hold. */
+export interface ReadinessChecks {
+  /** The store answers (SQLite open; Elasticsearch reachable and not red). */
+  backend: boolean;
+  /** The embedding model is loaded (and not released by a shutdown). */
+  model: boolean;
+  /** Any sample data is stored (false while a first start embeds it). */
+  data_loaded: boolean;
+  /** Not shutting down (false while requests in flight are drained). */
+  accepting: boolean;
+}
+
 export interface App {
   services: Services;
   /** API keys: authenticates callers (see http/access.ts). */
   access: AccessService;
   organizationStore: OrganizationStore;
   embedder: Embedder;
-  /** True once the backend is open, the model loaded and any sample data stored. */
+  /** True once the backend is open, the model loaded and any sample data stored, until shutdown starts. */
   isReady(): boolean;
+  /** The checks behind /ready; never throws (a backend that does not answer counts as down within its ping's timeout). */
+  readiness(): Promise<ReadinessChecks>;
+  /** Shutdown has started: /ready answers 503 while the requests in flight finish. */
+  startDraining(): void;
+  isDraining(): boolean;
   /** Loads the sample data into an empty store (resolves at once when there is nothing to do). */
   loadSampleData(log: (line: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -67,14 +84,24 @@ export async function createApp(config: Config): Promise<App> {
     organizations,
     collections: new CollectionService(backend.collections, backend.organizations),
   };
-  let ready = false;
+  let dataLoaded = false;
+  let modelLoaded = true;
+  let draining = false;
 
   return {
     services,
     access: new AccessService(backend.apiKeys, config.keyCacheMs),
     organizationStore: backend.organizations,
     embedder,
-    isReady: () => ready,
+    isReady: () => dataLoaded && modelLoaded && !draining,
+    async readiness() {
+      const reachable = await backend.organizations.ping().catch(() => false);
+      return { backend: reachable, model: modelLoaded, data_loaded: dataLoaded, accepting: !draining };
+    },
+    startDraining() {
+      draining = true;
+    },
+    isDraining: () => draining,
     async loadSampleData(log) {
       if (config.sampleSize > 0 && (await organizations.count()) === 0) {
         log(`Empty store: loading ${config.sampleSize} sample organizations. ${SAMPLE_DATA_NOTICE}`);
@@ -90,10 +117,11 @@ export async function createApp(config: Config): Promise<App> {
           },
         });
       }
-      ready = true;
+      dataLoaded = true;
     },
     async close() {
-      ready = false;
+      draining = true;
+      modelLoaded = false;
       await embedder.close();
       await backend.close();
     },

@@ -30,6 +30,8 @@ export interface Config {
   keyCacheMs: number;
   /** Signs page cursors; servers sharing a backend behind one address need the same. Unset: random per process. */
   cursorSecret: string | undefined;
+  /** How long a shutdown waits for requests in flight before closing their connections. */
+  shutdownTimeoutMs: number;
 }
 
 /** The repository root (where pnpm-workspace.yaml is), for default data paths. */
@@ -93,5 +95,6 @@ export function loadConfig(env = process.env): Config {
     rateLimitPerMinute: intFromEnv("ORGSIM_RATE_LIMIT_PER_MINUTE", 600, 1, 100_000_000),
     keyCacheMs: intFromEnv("ORGSIM_KEY_CACHE_MS", 5_000, 0, 600_000),
     cursorSecret: cursorSecretFrom(env.ORGSIM_CURSOR_SECRET),
+    shutdownTimeoutMs: intFromEnv("ORGSIM_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 3_600_000),
   };
 }

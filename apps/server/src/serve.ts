@@ -1,13 +1,15 @@
 /** Starts the server: opens the backend, loads the model, listens, loads sample data, shuts down gracefully. */
 import { once } from "node:events";
+import type { Server, ServerResponse } from "node:http";
 import { assertSameModel } from "@orgsim/core";
-import { createApp } from "./app";
+import { type App, createApp } from "./app";
 import type { Config } from "./config";
 import { isLoopbackHost } from "./http/access";
 import { createHttpServer } from "./http/server";
 
 export async function serve(config: Config): Promise<void> {
   const log = (line: string) => console.log(line);
+  const drainTimeoutMs = config.shutdownTimeoutMs;
   const app = await createApp(config);
   const loopbackOnly = isLoopbackHost(config.host);
   const keyed = await app.access.hasActiveKeys().catch(async (error) => {
@@ -22,28 +24,60 @@ export async function serve(config: Config): Promise<void> {
     );
   }
   const server = createHttpServer(app, { loopbackOnly, defaultRateLimitPerMinute: config.rateLimitPerMinute });
+  const inFlight = trackResponses(server, app);
   server.listen(config.port, config.host);
   await once(server, "listening");
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
 
+  /**
+   * Graceful shutdown: /ready turns 503 at once, the listener stops accepting connections, idle
+   * keep-alive connections close, and every request in flight is answered (its connection then
+   * closes). When all are done the backend and the model are released and the process exits 0.
+   * After ORGSIM_SHUTDOWN_TIMEOUT_MS, or at a second signal, the remaining connections are cut
+   * and it exits 1.
+   */
   let stopping = false;
+  let force: (() => void) | undefined;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      force?.();
+      return;
+    }
     stopping = true;
-    log(`${signal}: finishing requests in flight, then stopping`);
-    server.close();
-    server.closeIdleConnections();
-    await once(server, "close");
-    await app.close();
-    process.exit(0);
+    app.startDraining();
+    for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
+    log(`${signal}: draining ${inFlight.size} request(s) in flight (up to ${drainTimeoutMs} ms; a second signal stops at once), then stopping`);
+    const closed = once(server, "close");
+    server.close(); // stops accepting; closes idle keep-alive connections
+    let forced = false;
+    const timer = setTimeout(() => force?.(), drainTimeoutMs);
+    force = () => {
+      if (forced) return;
+      forced = true;
+      log(`shutdown: closing ${inFlight.size} request(s) still in flight`);
+      server.closeAllConnections();
+      // Whatever still holds the process (a backend call that never returns) does not keep it alive.
+      setTimeout(() => process.exit(1), 5_000).unref();
+    };
+    await closed;
+    clearTimeout(timer);
+    await app.close().catch((error: Error) => log(`shutdown: closing the backend failed: ${error.message}`));
+    log(forced ? "stopped (requests were cut at the drain timeout)" : "stopped");
+    process.exit(forced ? 1 : 0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
   await assertSameModel(app.organizationStore, app.embedder).catch((error: Error) => log(`WARNING: ${error.message}`));
-  await app.loadSampleData(log);
+  try {
+    await app.loadSampleData(log);
+  } catch (error) {
+    if (app.isDraining()) return; // stopped while loading: the shutdown exits
+    throw error;
+  }
+  if (app.isDraining()) return;
   const count = await app.services.organizations.count();
   log(
     [
@@ -60,4 +94,22 @@ export async function serve(config: Config): Promise<void> {
         : "  Access   OPEN: no API keys configured, so every local caller has full access; listening on loopback only (create a key to require keys)",
     ].join("\n"),
   );
+}
+
+/**
+ * The responses in flight. While the server drains, every response asks its client to close the
+ * connection, and each finished one closes the keep-alive connections left idle, so the
+ * listener's "close" comes as soon as the last request is answered.
+ */
+function trackResponses(server: Server, app: App): Set<ServerResponse> {
+  const inFlight = new Set<ServerResponse>();
+  server.prependListener("request", (_req, res: ServerResponse) => {
+    if (app.isDraining()) res.setHeader("connection", "close");
+    inFlight.add(res);
+    res.once("close", () => {
+      inFlight.delete(res);
+      if (app.isDraining()) server.closeIdleConnections();
+    });
+  });
+  return inFlight;
 }

@@ -185,6 +185,20 @@ describe("with API keys", () => {
     expect(viaTrpc.body.error.data.error.code).toBe("RATE_LIMITED");
   });
 
+  it("counts each call of a tRPC batch against the key's limit, and bounds batches", async () => {
+    const key = await createKey("acme", "search:read", "--rate-limit", "4");
+    const batch = (n: number) =>
+      fetch(`${server.baseUrl}/trpc/${Array(n).fill("categories.list").join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify({}))}`, {
+        headers: { authorization: `Bearer ${key.token}` },
+      });
+    const three = await batch(3);
+    expect(three.status).toBe(200);
+    expect(three.headers.get("ratelimit-remaining")).toBe("1");
+    expect((await batch(2)).status).toBe(429);
+    const tooMany = await fetch(`${server.baseUrl}/trpc/${Array(21).fill("categories.list").join(",")}?batch=1&input=%7B%7D`, { headers: { authorization: `Bearer ${keys.acme.token}` } });
+    expect(tooMany.status).toBe(400);
+  });
+
   it("stops accepting a revoked key", async () => {
     const key = await createKey("acme", "search:read");
     expect((await api(server, "GET", "/categories", undefined, key.token)).status).toBe(200);

@@ -88,6 +88,14 @@ describe("MCP over Streamable HTTP", () => {
     });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).error.code).toBe(-32700);
+    // The body checks of REST and tRPC hold here too: a lone surrogate never reaches a store.
+    const surrogate = await fetch(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_collection","arguments":{"name":"x\\ud800"}}}',
+    });
+    expect(surrogate.status).toBe(400);
+    expect(((await surrogate.json()) as any).error.data).toMatchObject({ code: "VALIDATION_FAILED" });
   });
 
   it("refuses foreign origins and hosts (DNS rebinding) on its loopback address", async () => {

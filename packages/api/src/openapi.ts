@@ -1,4 +1,10 @@
-/** The OpenAPI document, generated from the router; error responses use the contract's shape. */
+/**
+ * The OpenAPI document, generated from the router, then made truthful where trpc-to-openapi
+ * cannot know: the success statuses each operation really answers, every error response it
+ * can give (all with the contract's `Error` body), and the API-key scope it needs.
+ * The REST suite fuzzes the server against this document (apps/server/test/fuzz.test.ts).
+ */
+import { ERROR_STATUS, type ErrorCode } from "@orgsim/core";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { createSchema } from "zod-openapi";
 import { ErrorBody } from "./errors";
@@ -12,49 +18,136 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     title: "orgsim",
     description:
       "Find organizations similar to a known organization, a business description or a customer base, and keep typed collections. " +
-      "Errors on every operation have the shape of the `Error` schema.",
+      "Every error, on every operation, has the shape of the `Error` schema; `error.code` says what went wrong and `error.status` equals the HTTP status. " +
+      "Send `Authorization: Bearer <api key>`; each operation names the scope its key needs. " +
+      "A server with no API key configured runs open on loopback only, and then needs none.",
     version: API_VERSION,
     baseUrl,
     docsUrl: "https://github.com/orgsim/orgsim",
     tags: ["search", "organizations", "collections", "reference"],
-    securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
+    securitySchemes: {
+      bearerAuth: {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "API key",
+        description: "`Authorization: Bearer <api key>`. Keys are made with `orgsim keys create` and carry scopes (see each operation's security).",
+      },
+    },
   });
-  return withSuccessStatuses(withContractErrors(document));
+  return withContractResponses(document);
 }
 
-type Responses = Record<string, { description?: string; content?: Record<string, { schema: unknown }> }>;
-type Operations = Record<string, Record<string, { responses?: Responses }>>;
+interface Response {
+  description?: string;
+  content?: Record<string, { schema: unknown }>;
+  headers?: Record<string, unknown>;
+  $ref?: string;
+}
+interface Operation {
+  parameters?: { in: string }[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: { $ref?: string; required?: string[] } }> };
+  responses?: Record<string, Response>;
+  security?: Record<string, string[]>[];
+}
 
-/** trpc-to-openapi documents every success as 200; some operations answer 201 or 204 (see `successStatuses`). */
-function withSuccessStatuses(document: OpenAPIObject): OpenAPIObject {
-  const paths = document.paths as Operations;
+/** The `Error` body with `code` (and so `status`) narrowed to what this response carries. */
+const errorContent = (...codes: ErrorCode[]) => ({
+  "application/json": {
+    schema: {
+      allOf: [
+        { $ref: "#/components/schemas/Error" },
+        {
+          type: "object",
+          properties: {
+            error: { type: "object", properties: { code: { enum: codes }, status: { enum: [...new Set(codes.map((c) => ERROR_STATUS[c]))] } } },
+          },
+        },
+      ],
+    },
+  },
+});
+const intHeader = (description: string, required: boolean) => ({ description, required, schema: { type: "integer", minimum: 0 } });
+
+/** The error responses every operation shares, as reusable components. */
+const SHARED_ERRORS: Record<string, Response & { code: ErrorCode | null }> = {
+  ValidationFailed: {
+    code: "VALIDATION_FAILED",
+    description: "VALIDATION_FAILED: an unknown, missing or invalid parameter or field; `details.issues` lists each with its path (bulk operations add `details.failing_indexes`)",
+  },
+  Unauthorized: {
+    code: "UNAUTHORIZED",
+    description: "UNAUTHORIZED: no API key, or one that is unknown or revoked",
+    headers: { "WWW-Authenticate": { description: 'Always `Bearer realm="orgsim"`', required: true, schema: { type: "string" } } },
+  },
+  NotFound: { code: "NOT_FOUND", description: "NOT_FOUND: the resource in the path does not exist (another tenant's collection does not exist for this key)" },
+  PayloadTooLarge: { code: "PAYLOAD_TOO_LARGE", description: "PAYLOAD_TOO_LARGE: the request body is larger than 5 MiB, or the URL and headers larger than 64 KiB" },
+  RateLimited: {
+    code: "RATE_LIMITED",
+    description: "RATE_LIMITED: the API key's requests-a-minute budget is spent; retry after `Retry-After` seconds",
+    headers: {
+      "Retry-After": intHeader("Seconds until the budget allows a request again", true),
+      "RateLimit-Limit": intHeader("Requests a minute this key may make", false),
+      "RateLimit-Remaining": intHeader("Requests left in the current window", false),
+      "RateLimit-Reset": intHeader("Seconds until the window resets", false),
+    },
+  },
+  Internal: { code: "INTERNAL", description: "INTERNAL: an unexpected error; no internals are shown, the server's log has them (quote `request_id`)" },
+  BackendUnavailable: { code: "BACKEND_UNAVAILABLE", description: "BACKEND_UNAVAILABLE: the storage backend (e.g. Elasticsearch) cannot be reached or is overloaded; retry shortly" },
+};
+
+/**
+ * Per operation: success statuses from `successStatuses` (trpc-to-openapi documents every success
+ * as 200), and the contract's error responses in place of trpc-to-openapi's generic ones: 404 where
+ * the path names a resource, 413 where there is a body, 403 where a scope is needed, 409 where
+ * the procedure declares it in `errorResponses`, and the rest everywhere.
+ */
+function withContractResponses(document: OpenAPIObject): OpenAPIObject {
+  // `Error` arrives among the components (the schema itself is a $ref to it).
+  const { components } = createSchema(ErrorBody);
+  const schemas = Object.fromEntries(Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error.")));
+  document.components = {
+    ...document.components,
+    // trpc-to-openapi's own error schemas (`error.BAD_REQUEST`, …) are replaced by the contract's.
+    schemas: { ...schemas, ...components },
+    responses: Object.fromEntries(Object.entries(SHARED_ERRORS).map(([name, { code, ...response }]) => [name, code ? { ...response, content: errorContent(code) } : response])),
+  } as OpenAPIObject["components"];
+
+  const paths = document.paths as Record<string, Record<string, Operation>>;
   for (const procedure of Object.values(appRouter._def.procedures)) {
     const meta = (procedure as unknown as { _def: { meta?: Meta } })._def.meta;
-    const statuses = meta?.successStatuses;
     const operation = meta?.openapi && paths[meta.openapi.path]?.[meta.openapi.method.toLowerCase()];
-    if (!statuses || !operation?.responses?.["200"]) continue;
-    const ok = operation.responses["200"];
-    delete operation.responses["200"];
-    for (const status of statuses) {
-      operation.responses[String(status)] = status === 204 ? { description: ok.description ?? "No content" } : ok;
-    }
-  }
-  return document;
-}
+    if (!meta?.openapi || !operation) continue;
+    const responses = operation.responses ?? {};
+    const ok = responses["200"] ?? { description: "Successful response" };
+    const declared = (Array.isArray(meta.openapi.errorResponses) ? {} : meta.openapi.errorResponses) ?? {};
+    const ref = (name: keyof typeof SHARED_ERRORS) => ({ $ref: `#/components/responses/${name}` });
 
-/** trpc-to-openapi describes its own error body; ours is `{ error: {...} }`, so point every error response at it. */
-function withContractErrors(document: OpenAPIObject): OpenAPIObject {
-  const { schema, components } = createSchema(ErrorBody);
-  document.components ??= {};
-  document.components.schemas = { ...document.components.schemas, ...components, Error: schema };
-  for (const path of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(path as Record<string, { responses?: Record<string, { content?: Record<string, { schema: unknown }> }> }>)) {
-      for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        if (Number(status) >= 400 && response.content?.["application/json"]) {
-          response.content["application/json"].schema = { $ref: "#/components/schemas/Error" };
-        }
-      }
+    const result: Record<string, Response> = {};
+    for (const status of meta.successStatuses ?? [200]) {
+      result[String(status)] = status === 204 ? { description: ok.description ?? "No content" } : ok;
     }
+    result["400"] = declared[400] ? { description: `VALIDATION_FAILED: ${declared[400]}`, content: errorContent("VALIDATION_FAILED") } : ref("ValidationFailed");
+    result["401"] = ref("Unauthorized");
+    // Any key may call an operation that needs no scope (GET /categories).
+    if (meta.scope) {
+      result["403"] = { description: `FORBIDDEN: the API key lacks the scope \`${meta.scope}\` (named in \`details.required_scope\`)`, content: errorContent("FORBIDDEN") };
+    }
+    if (operation.parameters?.some((p) => p.in === "path")) result["404"] = ref("NotFound");
+    if (declared[409]) {
+      // The 409 codes the procedure's description names (each as `CODE:`).
+      const codes = (["ENTITY_TYPE_MISMATCH", "CONFLICT"] as const).filter((code) => declared[409]?.includes(`${code}:`));
+      result["409"] = { description: declared[409], content: errorContent(...(codes.length > 0 ? codes : (["CONFLICT"] as const))) };
+    }
+    result["413"] = ref("PayloadTooLarge");
+    result["429"] = ref("RateLimited");
+    result["500"] = ref("Internal");
+    result["503"] = ref("BackendUnavailable");
+    operation.responses = result;
+    // The server reads a missing body as `{}`: where no field is required (the PATCHes), no body is fine.
+    const body = operation.requestBody?.content?.["application/json"]?.schema;
+    if (operation.requestBody && body && !body.$ref && !body.required?.length) operation.requestBody.required = false;
+    // OpenAPI 3.1 lets a requirement list roles for non-OAuth schemes: here, the key's scope.
+    if (meta.scope) operation.security = [{ bearerAuth: [meta.scope] }];
   }
   return document;
 }

@@ -22,12 +22,14 @@ import {
   type EntityType,
   encodeCursor,
   fingerprint,
+  MAX_ITEMS_PER_COLLECTION,
   type NewItem,
   OrgsimError,
   type Page,
 } from "@orgsim/core";
 import type { IndexName, ResolvedConfig } from "./config";
-import { ensureIndex, guarded, isConflict, isNotFound, scanIds } from "./elastic";
+import { ensureIndex, isConflict, isNotFound, scanIds } from "./elastic";
+import { guarded, UNAVAILABLE_STATUSES } from "./errors";
 
 /** Attempts of the read-check-write step of addItems before giving up with CONFLICT. */
 const MAX_ATTEMPTS = 50;
@@ -347,19 +349,35 @@ export class ElasticsearchCollectionStore implements CollectionStore {
         refresh: this.config.refresh,
       });
       const raced: string[] = [];
-      const failures: string[] = [];
+      const failures: { id: string; status: number | undefined; text: string }[] = [];
       response.items.forEach((result, i) => {
         const id = (fresh[i] as ItemDoc).id;
         const outcome = result.create;
         if (outcome?.status === 201) created.add(id);
         else if (outcome?.status === 409) raced.push(id);
-        else failures.push(`${id}: ${outcome?.error?.type ?? outcome?.status}: ${outcome?.error?.reason ?? ""}`);
+        else failures.push({ id, status: outcome?.status, text: `${id}: ${outcome?.error?.type ?? outcome?.status}: ${outcome?.error?.reason ?? ""}` });
       });
       if (failures.length > 0) {
         await this.removeItems([...created]);
-        throw new OrgsimError("INTERNAL", `Elasticsearch refused ${failures.length} items (first: ${failures[0]}); nothing was added`);
+        if (failures.every((f) => UNAVAILABLE_STATUSES.has(f.status ?? 0))) {
+          throw new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch is overloaded and refused ${failures.length} items (HTTP ${failures[0]?.status}); nothing was added; retry shortly`, {
+            backend: "elasticsearch",
+            reason: "overloaded",
+          });
+        }
+        throw new OrgsimError("INTERNAL", `Elasticsearch refused ${failures.length} items (first: ${failures[0]?.text}); nothing was added`);
       }
       for (const [id, doc] of await this.readItems(raced)) stored.set(id, doc);
+      if (created.size > 0) {
+        // Concurrent requests may all have passed the capacity check above. Each counts again once
+        // its own items are visible: of two that overfill the collection, the later one sees both
+        // and takes its items back (both may, and then both are refused: a retry succeeds).
+        const total = (await this.countItems([collectionId])).get(collectionId) ?? 0;
+        if (total > MAX_ITEMS_PER_COLLECTION) {
+          await this.removeItems([...created]);
+          assertCollectionCapacity(total - created.size, created.size);
+        }
+      }
       // The collection may have been deleted since we read it: take back what we wrote.
       if (created.size > 0 && !(await this.touch(collectionId, time))) {
         await this.removeItems([...created]);

@@ -1,5 +1,6 @@
 /** Options of the Elasticsearch backend, their defaults, and the client built from them. */
 import { Client, type ClientOptions } from "@elastic/elasticsearch";
+import { QuickRetryTransport } from "./errors";
 
 /**
  * `index_options.type` of the two `dense_vector` fields. `*_hnsw` are approximate graph
@@ -115,6 +116,8 @@ export function createClient(options: ElasticsearchBackendOptions, config: Resol
     node: options.url,
     requestTimeout: config.requestTimeoutMs,
     maxRetries: config.maxRetries,
+    // Connection errors are retried after short waits, so a dead cluster answers 503 quickly (errors.ts).
+    Transport: QuickRetryTransport,
   };
   if (options.apiKey) clientOptions.auth = { apiKey: options.apiKey };
   else if (options.username !== undefined) clientOptions.auth = { username: options.username, password: options.password ?? "" };

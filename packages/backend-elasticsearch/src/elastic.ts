@@ -1,52 +1,12 @@
-/** Small helpers around the client: error classification, index creation behind an alias. */
-import { type Client, errors, type estypes } from "@elastic/elasticsearch";
-import { OrgsimError } from "@orgsim/core";
+/** Small helpers around the client: index creation behind an alias, id scans (error mapping: errors.ts). */
+import type { Client, estypes } from "@elastic/elasticsearch";
 import type { IndexName } from "./config";
+import { reasonOf, statusOf } from "./errors";
 
-export const statusOf = (error: unknown): number | undefined => (error instanceof errors.ResponseError ? error.statusCode : undefined);
+export { guarded, reasonOf, statusOf, toOrgsimError } from "./errors";
+
 export const isConflict = (error: unknown) => statusOf(error) === 409;
 export const isNotFound = (error: unknown) => statusOf(error) === 404;
-
-/** `type: reason` of an Elasticsearch error response, for messages. */
-export function reasonOf(error: unknown): string {
-  if (error instanceof errors.ResponseError) {
-    const cause = (error.body as { error?: { type?: string; reason?: string; root_cause?: { type?: string; reason?: string }[] } } | undefined)?.error;
-    const root = cause?.root_cause?.[0];
-    if (cause?.type || root) return `${cause?.type ?? root?.type}: ${cause?.reason ?? root?.reason ?? ""}`.trim();
-    return `HTTP ${error.statusCode}`;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Maps client errors to the contract's codes; OrgsimErrors pass through. */
-export function toOrgsimError(error: unknown, url: string): Error {
-  if (error instanceof OrgsimError) return error;
-  if (
-    error instanceof errors.ConnectionError ||
-    error instanceof errors.TimeoutError ||
-    error instanceof errors.NoLivingConnectionsError ||
-    error instanceof errors.RequestAbortedError
-  ) {
-    return new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch at ${url} is unavailable: ${error.message}`);
-  }
-  const status = statusOf(error);
-  if (status === 429 || status === 502 || status === 503 || status === 504) {
-    return new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch at ${url} is overloaded or unavailable (${reasonOf(error)})`);
-  }
-  if (error instanceof errors.ElasticsearchClientError) {
-    return new OrgsimError("INTERNAL", `Elasticsearch request failed: ${reasonOf(error)}`);
-  }
-  return error instanceof Error ? error : new Error(String(error));
-}
-
-/** Runs `fn`, reporting client errors as OrgsimErrors. */
-export async function guarded<T>(url: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw toOrgsimError(error, url);
-  }
-}
 
 export interface IndexSpec {
   settings: estypes.IndicesIndexSettings;

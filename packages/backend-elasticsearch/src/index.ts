@@ -4,7 +4,7 @@ import { OrgsimError } from "@orgsim/core";
 import { ElasticsearchApiKeyStore } from "./api-key-store";
 import { ElasticsearchCollectionStore } from "./collection-store";
 import { createClient, type ElasticsearchBackendOptions, indexNames, type ResolvedConfig, resolveConfig } from "./config";
-import { reasonOf, statusOf } from "./elastic";
+import { reasonOf, statusOf } from "./errors";
 import { ElasticsearchOrganizationStore } from "./organization-store";
 
 export { ElasticsearchApiKeyStore } from "./api-key-store";

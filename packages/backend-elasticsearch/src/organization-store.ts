@@ -16,7 +16,8 @@ import {
   type VectorQuery,
 } from "@orgsim/core";
 import { type IndexName, isQuantized, type ResolvedConfig, type VectorIndexType } from "./config";
-import { ensureIndex, guarded, isNotFound } from "./elastic";
+import { ensureIndex, isNotFound } from "./elastic";
+import { guarded, UNAVAILABLE_STATUSES } from "./errors";
 import { filterQuery, type IndexMeta, type OrganizationDocument, organizationMappings, toDocument, VECTOR_FIELD } from "./organization-document";
 import { cosine, squaredNorm } from "./vector-math";
 
@@ -99,8 +100,16 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
       const response = await this.client.bulk({ operations, refresh: this.config.refresh });
       this.model = null;
       if (response.errors) {
-        const failed = response.items.flatMap((item, i) => (item.index?.error ? [{ id: records[i]?.organization.id, error: item.index.error }] : []));
+        const failed = response.items.flatMap((item, i) => (item.index?.error ? [{ id: records[i]?.organization.id, error: item.index.error, status: item.index.status }] : []));
         const first = failed[0];
+        if (failed.every((f) => UNAVAILABLE_STATUSES.has(f.status))) {
+          // Shed load (a full write queue, a shard not ready): the whole batch may be sent again.
+          throw new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch is overloaded and refused ${failed.length} of ${records.length} organizations (HTTP ${first?.status}); retry shortly`, {
+            backend: "elasticsearch",
+            reason: "overloaded",
+            failed_ids: failed.map((f) => f.id),
+          });
+        }
         throw new OrgsimError(
           "INTERNAL",
           `Elasticsearch refused ${failed.length} of ${records.length} organizations (first: ${first?.id}: ${first?.error.type}: ${first?.error.reason}); the others were written`,

@@ -2,11 +2,13 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "./database";
+import { guardStore } from "./errors";
 import { SqliteApiKeyStore } from "./sqlite-api-key-store";
 import { SqliteCollectionStore } from "./sqlite-collection-store";
 import { SqliteOrganizationStore } from "./sqlite-organization-store";
 
 export { MIGRATIONS, openDatabase } from "./database";
+export { guardStore, unavailableOf } from "./errors";
 export { SqliteApiKeyStore } from "./sqlite-api-key-store";
 export { SqliteCollectionStore } from "./sqlite-collection-store";
 export { SqliteOrganizationStore } from "./sqlite-organization-store";
@@ -31,12 +33,13 @@ export function openEmbeddedBackend(options: { dataDir: string }): EmbeddedBacke
     if (--users <= 0 && db.open) db.close();
   };
   try {
-    const organizations = new SqliteOrganizationStore(db, release);
-    const collections = new SqliteCollectionStore(db, release);
+    // Busy, full or closed files answer BACKEND_UNAVAILABLE (errors.ts).
+    const organizations = guardStore(new SqliteOrganizationStore(db, release));
+    const collections = guardStore(new SqliteCollectionStore(db, release));
     return {
       organizations,
       collections,
-      apiKeys: new SqliteApiKeyStore(db),
+      apiKeys: guardStore(new SqliteApiKeyStore(db)),
       file,
       async close() {
         users = 0;

@@ -20,7 +20,8 @@ export interface AccessPolicyOptions {
   defaultRateLimitPerMinute: number;
 }
 
-export type AccessPolicy = (req: IncomingMessage, res: ServerResponse) => Promise<Access>;
+/** `calls`: how many operations the request carries (a tRPC batch counts each against the rate limit). */
+export type AccessPolicy = (req: IncomingMessage, res: ServerResponse, calls?: number) => Promise<Access>;
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/i;
 export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.test(host.replace(/^\[|\]$/g, ""));
@@ -49,13 +50,13 @@ export function createAccessPolicy(access: AccessService, options: AccessPolicyO
   }
 
   /** Counts the request against the key's budget and tells the caller where it stands (IETF RateLimit headers). */
-  async function consume(principal: Principal, res: ServerResponse): Promise<void> {
+  async function consume(principal: Principal, res: ServerResponse, calls: number): Promise<void> {
     if (principal.keyId === null) return;
     const limit = principal.rateLimitPerMinute ?? options.defaultRateLimitPerMinute;
     let state: RateLimiterRes;
     let refused = false;
     try {
-      state = await limiterFor(limit).consume(principal.keyId);
+      state = await limiterFor(limit).consume(principal.keyId, calls);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       state = rejection;
@@ -75,10 +76,10 @@ export function createAccessPolicy(access: AccessService, options: AccessPolicyO
     }
   }
 
-  return async (req, res) => {
+  return async (req, res, calls = 1) => {
     try {
       const principal = await principalOf(req);
-      await consume(principal, res);
+      await consume(principal, res, calls);
       return { principal };
     } catch (error) {
       if (!(error instanceof OrgsimError)) throw error;

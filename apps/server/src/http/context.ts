@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context, Services } from "@orgsim/api";
 import type { AccessPolicy } from "./access";
 
-export type ContextFactory = (req: IncomingMessage, res: ServerResponse) => Promise<Context>;
+export type ContextFactory = (req: IncomingMessage, res: ServerResponse, calls?: number) => Promise<Context>;
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -17,5 +17,5 @@ export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
 }
 
 export function contextFactory(services: Services, accessOf: AccessPolicy): ContextFactory {
-  return async (req, res) => ({ services, access: await accessOf(req, res), requestId: requestIdOf(req, res), response: {} });
+  return async (req, res, calls) => ({ services, access: await accessOf(req, res, calls), requestId: requestIdOf(req, res), response: {} });
 }

@@ -14,10 +14,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { contractErrorOf, type Services } from "@orgsim/api";
+import { OrgsimError } from "@orgsim/core";
 import { createOrgsimMcpServer } from "@orgsim/mcp";
 import type { AccessPolicy } from "./access";
 import { requestIdOf } from "./context";
-import { MAX_BODY_BYTES } from "./limits";
+import { checkRequest, MAX_BODY_BYTES } from "./limits";
 
 export interface McpHandlerOptions {
   /** Authenticates the caller (API key, rate limit), as for REST and tRPC. */
@@ -41,6 +42,17 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       const error = contractErrorOf(access.refused, requestIdOf(req, res));
       return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error);
     }
+    // The same body checks as REST and tRPC (UTF-8, duplicate keys, lone surrogates, prototype keys, depth, 5 MiB).
+    let body: unknown;
+    try {
+      await checkRequest(req, "trpc");
+      body = JSON.parse((req as IncomingMessage & { body?: string }).body || "null");
+    } catch (cause) {
+      if (!(cause instanceof OrgsimError)) throw cause;
+      const error = contractErrorOf(cause, requestIdOf(req, res));
+      // JSON-RPC's "parse error" for a body that is not acceptable JSON; a generic server error for one too large.
+      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error, error.code === "VALIDATION_FAILED" ? -32700 : -32000);
+    }
     const server = createOrgsimMcpServer({ services, principal: access.principal, log });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -53,7 +65,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
   };
 }
 
@@ -83,7 +95,7 @@ function refusal(req: IncomingMessage): string | null {
 }
 
 /** Transport-level refusals are JSON-RPC errors (no request id), as the SDK writes its own. */
-function jsonRpcError(res: ServerResponse, status: number, message: string, data?: unknown) {
+function jsonRpcError(res: ServerResponse, status: number, message: string, data?: unknown, code = -32000) {
   res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message, ...(data === undefined ? {} : { data }) }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message, ...(data === undefined ? {} : { data }) }, id: null }));
 }

@@ -19,11 +19,12 @@ import { z } from "zod";
 import { router, scoped } from "../trpc";
 
 const tags = ["collections"];
+/** What an item write can answer beyond every operation's errors (the document adds those: see openapi.ts). */
 const TYPED_WRITE_ERRORS = {
-  400: "Invalid input (`details.issues`; for bulk, `details.failing_indexes`)",
-  404: "No such collection",
-  409: "ENTITY_TYPE_MISMATCH: the item's type differs from the collection's (or the batch's)",
-  500: "Internal error",
+  400: "invalid input (`details.issues`; for bulk, `details.failing_indexes`)",
+  409:
+    "ENTITY_TYPE_MISMATCH: the item's type differs from the collection's (or, in a batch, from the other items'); " +
+    "CONFLICT: the collection already holds 100,000 items, or is being changed by many requests at once (retry)",
 };
 
 export const collectionsRouter = router({
@@ -140,6 +141,7 @@ export const collectionsRouter = router({
           tags,
           summary: "Update an item's notes, tags or entity snapshot",
           description: "`entity_type` and `entity_id` cannot change.",
+          errorResponses: { 409: "CONFLICT: the item is being changed by many requests at once (retry)" },
         },
       })
       .input(UpdateItemInput)

@@ -4,6 +4,8 @@ import { z } from "zod";
 import { procedure, router, scoped } from "../trpc";
 
 const OrganizationRef = z.strictObject({ organization_id: organizationId() });
+/** Writes embed with the configured model; a store made with another model refuses them. */
+const MODEL_CONFLICT = { 409: "CONFLICT: the stored vectors were made by another model (or dimension) than the configured one" };
 
 export const organizationsRouter = router({
   get: scoped("search:read")
@@ -20,6 +22,7 @@ export const organizationsRouter = router({
         tags: ["organizations"],
         summary: "Create or replace an organization",
         description: "Replaces the whole record and recomputes both vectors with the configured model.",
+        errorResponses: MODEL_CONFLICT,
       },
     })
     .input(OrganizationInput.safeExtend({ organization_id: organizationId() }))
@@ -37,6 +40,7 @@ export const organizationsRouter = router({
         tags: ["organizations"],
         summary: `Create or replace up to ${MAX_BULK_ORGANIZATIONS} organizations`,
         description: "All or nothing: one invalid organization writes nothing and the error lists `failing_indexes`.",
+        errorResponses: MODEL_CONFLICT,
       },
     })
     .input(z.strictObject({ organizations: z.array(OrganizationWithId).min(1).max(MAX_BULK_ORGANIZATIONS) }))

@@ -6,6 +6,9 @@ const FILTERS_HELP =
   "Filters narrow the candidates before ranking (a filtered query returns `limit` results whenever that many match). " +
   "Values of one parameter are alternatives; different parameters must all hold; `countries` and `regions` together form one location alternative.";
 
+/** The query is embedded with the configured model; a store made with another one cannot be searched with it. */
+const errorResponses = { 409: "CONFLICT: the stored vectors have another dimension than the configured model's" };
+
 export const searchRouter = router({
   similarToOrganization: scoped("search:read")
     .meta({
@@ -15,6 +18,7 @@ export const searchRouter = router({
         tags: ["search"],
         summary: "Organizations similar to a known organization",
         description: `Ranks organizations by the cosine similarity of their business profiles to this organization's. The organization itself is never in its results. ${FILTERS_HELP}`,
+        errorResponses,
       },
     })
     .input(SimilarToOrganizationInput)
@@ -29,6 +33,7 @@ export const searchRouter = router({
         tags: ["search"],
         summary: "Organizations similar to a business description",
         description: `Embeds the description and ranks organizations by the similarity of their business profiles. ${FILTERS_HELP}`,
+        errorResponses,
       },
     })
     .input(SimilarToDescriptionInput)
@@ -43,6 +48,7 @@ export const searchRouter = router({
         tags: ["search"],
         summary: "Organizations whose customers match a description of a customer base",
         description: `Embeds the customer description and ranks organizations by their customer-base vectors; organizations without customer text are not candidates. ${FILTERS_HELP}`,
+        errorResponses,
       },
     })
     .input(SimilarCustomersInput)

@@ -1,0 +1,193 @@
+/**
+ * Fault injection for the failures-*.test.ts files: a server (or `orgsim import`) as a child
+ * process we can SIGKILL or SIGTERM and whose exit we can see, and readers that inspect a
+ * store from outside the server (the SQLite file itself; Elasticsearch over plain HTTP).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { backendEnv, TEST_BACKEND } from "./harness";
+
+export const SERVER_DIR = join(import.meta.dirname, "..");
+
+export interface ServerProcess {
+  baseUrl: string;
+  dataDir: string;
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGKILL (when still running) and wait for the exit. */
+  kill(): Promise<void>;
+}
+
+/** `orgsim serve` on a free port, on `dataDir`'s store; resolves once it says it is ready. */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "serve"], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ORGSIM_SAMPLE_SIZE: "0", ...backendEnv(dataDir), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /orgsim is ready[\s\S]*?REST\s+(http:\/\/\S+)\/v1/.exec(output);
+      if (match?.[1]) {
+        clearInterval(timer);
+        resolve(match[1]);
+      }
+    }, 50);
+    void exited.then(({ code, signal }) => {
+      clearInterval(timer);
+      reject(new Error(`server exited (${code ?? signal}) before it was ready:\n${output}`));
+    });
+  });
+  return {
+    baseUrl,
+    dataDir,
+    child,
+    output: () => output,
+    exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+/** `orgsim import FILE --mapping M` on `dataDir`'s store, as a child process. */
+export function spawnImport(dataDir: string, file: string, mapping: string, args: string[] = []) {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "import", file, "--mapping", mapping, ...args], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, ...backendEnv(dataDir) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk) => (stdout += chunk));
+  child.stderr?.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` every `everyMs` until it returns a value (not undefined); throws after `timeoutMs`. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000, everyMs = 100): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** What a store holds, read from outside the server. */
+export interface StoreState {
+  /** Stored organization ids, ascending (a duplicate would appear twice). */
+  ids: number[];
+  /** Problems found: corruption, dangling rows, documents without vectors. Empty when sound. */
+  problems: string[];
+}
+
+/**
+ * The embedded store's SQLite file, checked: PRAGMA integrity_check and foreign_key_check, every
+ * organization with a parseable document of its own id and a profile vector of the store's
+ * model and dimension, no vectors or locations without an organization.
+ */
+export function inspectSqlite(dataDir: string): StoreState {
+  const file = join(dataDir, "orgsim.sqlite");
+  if (!existsSync(file)) return { ids: [], problems: [] };
+  const db = new Database(file, { timeout: 10_000 });
+  try {
+    const problems: string[] = [];
+    const integrity = db.pragma("integrity_check", { simple: true });
+    if (integrity !== "ok") problems.push(`integrity_check: ${integrity}`);
+    const dangling = db.pragma("foreign_key_check") as unknown[];
+    if (dangling.length > 0) problems.push(`foreign_key_check: ${dangling.length} rows`);
+    const rows = db.prepare<[], { id: number; doc: string }>("SELECT id, doc FROM organizations ORDER BY id").all();
+    for (const { id, doc } of rows) {
+      try {
+        if ((JSON.parse(doc) as { id: number }).id !== id) problems.push(`organization ${id}: document of another id`);
+      } catch {
+        problems.push(`organization ${id}: document is not JSON`);
+      }
+    }
+    const meta = Object.fromEntries(db.prepare<[], { key: string; value: string }>("SELECT key, value FROM meta").all().map((r) => [r.key, r.value]));
+    const count = (sql: string) => db.prepare<[], number>(sql).pluck().get() as number;
+    const withoutVector = count("SELECT count(*) FROM organizations o WHERE NOT EXISTS (SELECT 1 FROM organization_vectors v WHERE v.org_id = o.id AND v.kind = 'profile')");
+    if (withoutVector > 0) problems.push(`${withoutVector} organizations without a profile vector`);
+    if (rows.length > 0) {
+      const dimension = Number(meta.vector_dimension);
+      const badVectors = db
+        .prepare<[string, number], number>("SELECT count(*) FROM organization_vectors WHERE model_id != ? OR length(vector) != ?")
+        .pluck()
+        .get(meta.vector_model_id ?? "", dimension * 4) as number;
+      if (badVectors > 0) problems.push(`${badVectors} vectors of another model or length`);
+    }
+    const orphans =
+      count("SELECT count(*) FROM organization_vectors WHERE org_id NOT IN (SELECT id FROM organizations)") +
+      count("SELECT count(*) FROM organization_locations WHERE org_id NOT IN (SELECT id FROM organizations)") +
+      count("SELECT count(*) FROM organization_categories WHERE org_id NOT IN (SELECT id FROM organizations)");
+    if (orphans > 0) problems.push(`${orphans} rows of organizations that do not exist`);
+    return { ids: rows.map((r) => r.id), problems };
+  } finally {
+    db.close();
+  }
+}
+
+/** The organizations index behind `<prefix>-organizations`, checked: ids, each document complete (its id, a profile vector). */
+export async function inspectElasticsearch(url: string, prefix: string): Promise<StoreState> {
+  const index = `${prefix}-organizations`;
+  const es = async (path: string, body?: unknown) => {
+    const response = await fetch(`${url}/${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const refreshed = await es(`${index}/_refresh`, {});
+  if (refreshed.status === 404) return { ids: [], problems: [] };
+  const problems: string[] = [];
+  const ids: number[] = [];
+  let after: unknown[] | undefined;
+  for (;;) {
+    const page = await es(`${index}/_search`, {
+      size: 1000,
+      sort: [{ id: "asc" }],
+      _source: ["doc.id"],
+      track_total_hits: true,
+      query: { match_all: {} },
+      ...(after ? { search_after: after } : {}),
+    });
+    if (page.status !== 200) throw new Error(`search of ${index} answered ${page.status}: ${JSON.stringify(page.body)}`);
+    const hits = page.body.hits.hits as { _id: string; _source?: { doc?: { id?: number } }; sort: unknown[] }[];
+    for (const hit of hits) {
+      const id = Number(hit._id);
+      if (hit._source?.doc?.id !== id) problems.push(`document ${hit._id}: no organization of that id inside`);
+      ids.push(id);
+    }
+    if (hits.length < 1000) break;
+    after = hits.at(-1)?.sort;
+  }
+  const count = (await es(`${index}/_count`)).body.count as number;
+  if (count !== ids.length) problems.push(`_count says ${count}, a scan found ${ids.length}`);
+  const withoutVector = (await es(`${index}/_count`, { query: { bool: { must_not: { exists: { field: "profile_vector" } } } } })).body.count as number;
+  if (withoutVector > 0) problems.push(`${withoutVector} documents without a profile vector`);
+  return { ids: ids.sort((a, b) => a - b), problems };
+}
+
+/** The store of `dataDir` on this run's backend (see backendEnv), inspected from outside. */
+export async function inspectStore(dataDir: string): Promise<StoreState> {
+  if (TEST_BACKEND === "embedded") return inspectSqlite(dataDir);
+  const env = backendEnv(dataDir);
+  return inspectElasticsearch(env.ELASTICSEARCH_URL as string, env.ORGSIM_ES_INDEX_PREFIX as string);
+}
+
+export const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
