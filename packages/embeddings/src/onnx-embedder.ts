@@ -80,7 +80,7 @@ export class OnnxEmbedder implements Embedder {
 
   async embed(texts: readonly string[], purpose: EmbeddingPurpose): Promise<Float32Array[]> {
     this.openSession();
-    const prefix = purpose === "query" ? this.spec.queryPrefix : "";
+    const prefix = purpose === "query" ? this.spec.queryPrefix : (this.spec.documentPrefix ?? "");
     const encoded = texts.map((t) => this.encode(prefix + t));
 
     // Sort by length so each batch (when batchSize > 1) pads to a similar length, then

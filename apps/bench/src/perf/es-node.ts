@@ -1,0 +1,153 @@
+/**
+ * The bench's own Elasticsearch node: tools/elasticsearch-node/es.mjs on its own port and state
+ * directory (never a developer's or the tests' node), started clean and stopped at the end.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { indexNames } from "@orgsim/backend-elasticsearch";
+import { diskUsage, type ProcessMemory, processMemory } from "./system";
+
+export interface EsNode {
+  url: string;
+  home: string;
+  heap: string;
+  version: string;
+  pid: number | null;
+  stop(): void;
+}
+
+function esTool(repo: string, args: string[], env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [join(repo, "tools", "elasticsearch-node", "es.mjs"), ...args], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return { code: result.status ?? 1, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
+}
+
+export async function startEsNode(repo: string, options: { port: number; heap: string; log: (line: string) => void }): Promise<EsNode> {
+  const home = join(repo, ".orgsim", `elasticsearch-bench-${options.port}`);
+  const env = { ES_PORT: String(options.port), ES_HOME: home, ES_HEAP: options.heap, ES_START_TIMEOUT: "300", ES_STOP_TIMEOUT: "120" };
+  // A node left running by an interrupted bench (same state directory): stop it, then start clean.
+  esTool(repo, ["stop"], env);
+  options.log(`elasticsearch: starting a clean node on port ${options.port} (heap ${options.heap}, state in ${home})`);
+  const started = esTool(repo, ["start", "--clean"], env);
+  if (started.code !== 0) throw new Error(`elasticsearch did not start:\n${started.stderr}${started.stdout}`);
+  const url = started.stdout.trim().split("\n").pop() as string;
+  let pid: number | null = null;
+  try {
+    pid = Number.parseInt(readFileSync(join(home, "es.pid"), "utf8"), 10);
+  } catch {
+    pid = null;
+  }
+  const info = (await (await fetch(`${url}/_nodes/_local?filter_path=nodes.*.version`)).json()) as { nodes: Record<string, { version: string }> };
+  const version = Object.values(info.nodes)[0]?.version ?? "unknown";
+  options.log(`elasticsearch: ${version} at ${url} (pid ${pid})`);
+  return {
+    url,
+    home,
+    heap: options.heap,
+    version,
+    pid,
+    stop() {
+      const stopped = esTool(repo, ["stop"], env);
+      options.log(`elasticsearch: ${stopped.stdout.trim() || stopped.stderr.trim()}`);
+    },
+  };
+}
+
+async function get<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export interface EsIndexStats {
+  /** Documents in the organizations index. */
+  docs: number;
+  /** The index's store size as Elasticsearch reports it (primaries, no replicas on one node). */
+  store_bytes: number;
+  segments: number;
+  /** Bytes of the node's whole data directory on disk (every index, translog, state). */
+  data_dir_bytes: number;
+}
+
+/** Statistics of `<prefix>-organizations` (an alias). */
+export async function indexStats(node: EsNode, prefix: string): Promise<EsIndexStats> {
+  const alias = `${prefix}-organizations`;
+  const stats = await get<{ _all: { primaries: { docs: { count: number }; store: { size_in_bytes: number }; segments: { count: number } } } }>(
+    `${node.url}/${alias}/_stats/docs,store,segments`,
+  );
+  return {
+    docs: stats._all.primaries.docs.count,
+    store_bytes: stats._all.primaries.store.size_in_bytes,
+    segments: stats._all.primaries.segments.count,
+    data_dir_bytes: diskUsage(join(node.home, "data")),
+  };
+}
+
+export interface EsJvm {
+  heap_used_mib: number;
+  heap_committed_mib: number;
+  heap_max_mib: number;
+  /** The JVM process (from /proc): RSS includes the heap, off-heap memory and mapped index files it touched. */
+  process: ProcessMemory | null;
+}
+
+export async function jvmStats(node: EsNode): Promise<EsJvm> {
+  const stats = await get<{ nodes: Record<string, { jvm: { mem: { heap_used_in_bytes: number; heap_committed_in_bytes: number; heap_max_in_bytes: number } } }> }>(
+    `${node.url}/_nodes/_local/stats/jvm`,
+  );
+  const mem = Object.values(stats.nodes)[0]?.jvm.mem;
+  const m = (b: number | undefined) => Math.round((b ?? Number.NaN) / 2 ** 20);
+  return { heap_used_mib: m(mem?.heap_used_in_bytes), heap_committed_mib: m(mem?.heap_committed_in_bytes), heap_max_mib: m(mem?.heap_max_in_bytes), process: node.pid ? processMemory(node.pid) : null };
+}
+
+/** Refreshes the index and waits until no merge is running (so searches are not measured during merges). */
+export async function settle(node: EsNode, prefix: string, log: (line: string) => void): Promise<number> {
+  const alias = `${prefix}-organizations`;
+  const started = performance.now();
+  await fetch(`${node.url}/${alias}/_refresh`, { method: "POST" });
+  let lastLog = 0;
+  for (;;) {
+    const stats = await get<{ _all: { primaries: { merges: { current: number } } } }>(`${node.url}/${alias}/_stats/merge`);
+    if (stats._all.primaries.merges.current === 0) break;
+    if (performance.now() - lastLog > 30_000) {
+      lastLog = performance.now();
+      log(`  elasticsearch: waiting for ${stats._all.primaries.merges.current} merge(s) to finish (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/** Deletes the indices of one prefix (by name: wildcard deletes are refused by default). */
+export async function deleteIndices(node: EsNode, prefix: string): Promise<void> {
+  const names = Object.values(indexNames(prefix)).map((n) => n.index);
+  await fetch(`${node.url}/${names.join(",")}?ignore_unavailable=true`, { method: "DELETE" });
+}
+
+/**
+ * Force-merges the organizations index into one segment (one HNSW graph per vector field: what a
+ * long-lived index tends towards, and the hardest case for recall) and waits for it to finish.
+ */
+export async function forceMerge(node: EsNode, prefix: string, log: (line: string) => void): Promise<number> {
+  const alias = `${prefix}-organizations`;
+  const started = performance.now();
+  const response = await fetch(`${node.url}/${alias}/_forcemerge?max_num_segments=1&wait_for_completion=false`, { method: "POST" });
+  if (!response.ok) throw new Error(`force merge: ${response.status} ${await response.text()}`);
+  let lastLog = performance.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const stats = await get<{ _all: { primaries: { merges: { current: number }; segments: { count: number } } } }>(`${node.url}/${alias}/_stats/merge,segments`);
+    const { merges, segments } = stats._all.primaries;
+    if (segments.count <= 1 && merges.current === 0) break;
+    if (performance.now() - lastLog > 30_000) {
+      lastLog = performance.now();
+      log(`  elasticsearch: force merge running, ${segments.count} segments (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    }
+  }
+  await fetch(`${node.url}/${alias}/_refresh`, { method: "POST" });
+  return (performance.now() - started) / 1000;
+}

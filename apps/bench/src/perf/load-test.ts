@@ -1,0 +1,64 @@
+/**
+ * Concurrent HTTP load on a running server with autocannon: a fixed number of connections send
+ * searches back to back for a fixed time, each request the next of a fixed list of varied queries.
+ * Every response's latency is kept (autocannon reports no p95), then summarized.
+ */
+import autocannon from "autocannon";
+import { summarize } from "./stats";
+
+export interface LoadTestResult {
+  connections: number;
+  duration_s: number;
+  requests: number;
+  /** Answered requests per second (2xx). */
+  requests_per_s: number;
+  latency_ms: { mean: number; p50: number; p95: number; p99: number; max: number };
+  non_2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+function runOnce(baseUrl: string, paths: string[], connections: number, seconds: number, record: number[] | null) {
+  let next = 0;
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: baseUrl,
+        connections,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 120,
+        requests: [
+          {
+            method: "GET",
+            setupRequest: (request) => {
+              request.path = paths[next++ % paths.length] as string;
+              return request;
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+    if (record) instance.on("response", (_client, statusCode, _bytes, responseTime) => statusCode < 300 && record.push(responseTime));
+  });
+}
+
+/** Warms up for `warmup` seconds (not recorded), then measures for `seconds`. */
+export async function loadTest(baseUrl: string, paths: string[], connections: number, seconds: number, warmup: number): Promise<LoadTestResult> {
+  if (warmup > 0) await runOnce(baseUrl, paths, connections, warmup, null);
+  const latencies: number[] = [];
+  const result = await runOnce(baseUrl, paths, connections, seconds, latencies);
+  const s = summarize(latencies);
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return {
+    connections,
+    duration_s: result.duration,
+    requests: latencies.length,
+    requests_per_s: round(latencies.length / result.duration),
+    latency_ms: { mean: round(s.mean), p50: round(s.p50), p95: round(s.p95), p99: round(s.p99), max: round(s.max) },
+    non_2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}

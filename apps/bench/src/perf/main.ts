@@ -1,0 +1,403 @@
+/**
+ * `pnpm bench:perf`: speed and scale of orgsim, embedded and Elasticsearch side by side, over real
+ * HTTP against real server processes (see docs/benchmarks.md, "Speed and scale").
+ *
+ *   pnpm bench:perf [-- --scales 10k,100k,1m] [--duration 8] [--warmup 2] [--concurrency 1,16]
+ *                   [--real-yc 1000] [--real-equities 1000] [--es-heap 4g] [--es-port 9290]
+ *                   [--seed 42] [--noise 0.35] [--shared] [--skip-import] [--keep] [--fresh]
+ *                   [--report-only] [--skip-docs] [--out file]
+ *
+ * Per run: a clean Elasticsearch node of its own (tools/elasticsearch-node, ES_PORT 9290, state in
+ * .orgsim/elasticsearch-bench-9290), stopped at the end; the product importer embeds a real subset
+ * into each backend (import throughput with embedding); then per scale: the dataset is written
+ * through each backend's store adapter with its vectors given (import throughput with vectors
+ * given), one server per backend is started on it, recall at 10 of Elasticsearch against the
+ * embedded backend's exact search is measured, and autocannon loads each server per search mode,
+ * filter and concurrency. Memory and disk are read after loading and after the load runs.
+ * Results merge into apps/bench/results/perf.json (scales not run keep their earlier numbers);
+ * the "Speed and scale" section of docs/benchmarks.md and its plots are rewritten from it.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { countriesInRegion, type OrganizationRecord, type VectorModel } from "@orgsim/core";
+import { findRepoRoot } from "@orgsim/embeddings";
+import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, rng, saveReal } from "./data";
+import { deleteIndices, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
+import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
+import { loadTest } from "./load-test";
+import { CUSTOMER_QUERIES, DESCRIPTION_QUERIES, FILTER_LEVELS, FILTERS, type FilterLevel, MODES, type Mode, searchPath } from "./queries";
+import { measureRecall } from "./recall";
+import { writeReport } from "./report";
+import { type BackendTarget, runImport, startServer } from "./server";
+import { mean, parseScale, scaleLabel } from "./stats";
+import { currentLoad, diskUsage, machine } from "./system";
+import type { PerfResults, ScaleResult } from "./types";
+
+const argv = process.argv.slice(2).filter((a) => a !== "--");
+const { values: args } = parseArgs({
+  args: argv,
+  options: {
+    scales: { type: "string", default: "10k,100k,1m" },
+    duration: { type: "string", default: "8" },
+    warmup: { type: "string", default: "2" },
+    concurrency: { type: "string", default: "1,16" },
+    "real-yc": { type: "string", default: "1000" },
+    "real-equities": { type: "string", default: "1000" },
+    "es-heap": { type: "string", default: "4g" },
+    "es-port": { type: "string", default: "9290" },
+    seed: { type: "string", default: String(DEFAULT_SYNTHETIC.seed) },
+    noise: { type: "string", default: String(DEFAULT_SYNTHETIC.noise) },
+    shared: { type: "boolean", default: false },
+    "skip-import": { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
+    fresh: { type: "boolean", default: false },
+    "report-only": { type: "boolean", default: false },
+    "skip-docs": { type: "boolean", default: false },
+    "force-merge-up-to": { type: "string", default: "100k" },
+    out: { type: "string" },
+  },
+});
+
+const repo = findRepoRoot();
+const benchDir = join(repo, "apps", "bench");
+const outFile = resolve(args.out ?? join(benchDir, "results", "perf.json"));
+const workDir = join(repo, ".orgsim", "bench-perf");
+const scales = args.scales.split(",").map(parseScale);
+const durationS = Number(args.duration);
+const warmupS = Number(args.warmup);
+const concurrencies = args.concurrency.split(",").map(Number);
+const seed = Number(args.seed);
+const noise = Number(args.noise);
+const forceMergeUpTo = parseScale(args["force-merge-up-to"]);
+const command = `pnpm bench:perf -- ${argv.join(" ")}`.trim();
+
+const runStarted = performance.now();
+const log = (line: string) => console.log(`[${formatDuration((performance.now() - runStarted) / 1000).padStart(6)}] ${line}`);
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function readResults(): PerfResults | null {
+  if (args.fresh || !existsSync(outFile)) return null;
+  return JSON.parse(readFileSync(outFile, "utf8")) as PerfResults;
+}
+
+function save(results: PerfResults) {
+  mkdirSync(join(outFile, ".."), { recursive: true });
+  writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+if (args["report-only"]) {
+  const results = readResults();
+  if (!results) throw new Error(`no results at ${outFile}`);
+  await writeReport(repo, results, log);
+  process.exit(0);
+}
+
+const previous = readResults();
+const results: PerfResults = {
+  benchmark: "orgsim speed and scale (issue 6, part 2)",
+  machine: machine(repo, args.shared),
+  command,
+  settings: {
+    scales: scales.map(scaleLabel),
+    duration_s: durationS,
+    warmup_s: warmupS,
+    concurrency: concurrencies,
+    load_generator: "autocannon 9 (in the bench process, on the same machine)",
+    es_heap: args["es-heap"],
+    es_port: Number(args["es-port"]),
+    es_index: "int8_hnsw (server default), num_candidates 500, rescore oversample 3, refresh after every bulk",
+    import_batch: LOAD_BATCH,
+    seed,
+    synthetic: { ...DEFAULT_SYNTHETIC, seed, noise },
+    filters: FILTERS,
+    queries: { organization_ids: 200, descriptions: DESCRIPTION_QUERIES.length, customer_descriptions: CUSTOMER_QUERIES.length },
+  },
+  import_with_embedding: previous?.import_with_embedding ?? null,
+  data: previous?.data ?? null,
+  scales: previous?.scales ?? {},
+};
+
+let es: EsNode | null = null;
+const servers: { stop(): Promise<void> }[] = [];
+async function cleanUp() {
+  for (const s of servers.splice(0)) await s.stop().catch(() => {});
+  es?.stop();
+  es = null;
+}
+process.on("SIGINT", () => {
+  log("interrupted: stopping the servers and the Elasticsearch node");
+  void cleanUp().finally(() => process.exit(130));
+});
+
+try {
+  mkdirSync(workDir, { recursive: true });
+  es = await startEsNode(repo, { port: Number(args["es-port"]), heap: args["es-heap"], log });
+  results.machine.elasticsearch = es.version;
+
+  // --- real organizations: import with embedding (the product importer), then their vectors ---
+  const realFile = join(workDir, "real.json");
+  let real: { model: VectorModel; records: OrganizationRecord[] };
+  if (args["skip-import"] && existsSync(realFile)) {
+    log(`--skip-import: reusing the real organizations and vectors of an earlier run (${realFile})`);
+    real = loadReal(realFile);
+  } else {
+    const [yc, equities] = corpora(repo) as [ReturnType<typeof corpora>[number], ReturnType<typeof corpora>[number]];
+    const subsets: RealSubset[] = [await realSubset(yc, Number(args["real-yc"]), join(workDir, "real")), await realSubset(equities, Number(args["real-equities"]), join(workDir, "real"))];
+    const importResults: NonNullable<PerfResults["import_with_embedding"]> = {
+      run: { date: new Date().toISOString(), load_at_start: currentLoad(), shared: args.shared, command },
+      note: "orgsim import <subset> --mapping examples/mappings/<corpus>.json (the product CLI: map, validate, embed profile and customer texts with bge-small-en-v1.5-q one text per model run, write in batches of 64). importer_s is the importer's own time; wall_s adds process start, model load and shutdown.",
+      backends: {},
+    };
+    const importDir = join(workDir, "import-embedded");
+    rmSync(importDir, { recursive: true, force: true });
+    await deleteIndices(es, "perf-import");
+    for (const backend of ["embedded", "elasticsearch"] as const) {
+      const target: BackendTarget = backend === "embedded" ? { backend, dataDir: importDir } : { backend, esUrl: es.url, indexPrefix: "perf-import" };
+      const perCorpus: Record<string, { organizations: number; failed: number; importer_s: number; wall_s: number; per_second: number }> = {};
+      for (const subset of subsets) {
+        log(`import with embedding: ${subset.organizations.length} ${subset.corpus.name} organizations into ${backend} (orgsim import) ...`);
+        const run = await runImport(repo, target, subset.file, subset.corpus.mapping);
+        perCorpus[subset.corpus.name] = {
+          organizations: run.imported,
+          failed: run.failed,
+          importer_s: round(run.importerSeconds),
+          wall_s: round(run.wallSeconds),
+          per_second: round(run.imported / run.importerSeconds),
+        };
+        log(`  ${run.imported} imported in ${run.importerSeconds.toFixed(1)} s: ${(run.imported / run.importerSeconds).toFixed(1)} orgs/s (wall ${run.wallSeconds.toFixed(1)} s)`);
+      }
+      const all = Object.values(perCorpus);
+      const organizations = all.reduce((s, c) => s + c.organizations, 0);
+      const importerS = all.reduce((s, c) => s + c.importer_s, 0);
+      importResults.backends[backend] = { corpora: perCorpus, organizations, importer_s: round(importerS), per_second: round(organizations / importerS) };
+    }
+    results.import_with_embedding = importResults;
+    real = await harvest(importDir, subsets.flatMap((s) => s.organizations));
+    saveReal(realFile, real.model, real.records);
+    rmSync(importDir, { recursive: true, force: true });
+    await deleteIndices(es, "perf-import");
+    save(results);
+  }
+
+  const dataset = new Dataset(real.records, { ...DEFAULT_SYNTHETIC, seed, noise });
+  results.data = describeData(dataset, real.model);
+  log(
+    `data: ${dataset.real.length} real organizations (${results.data.real_with_customer_vector} with a customer-base vector), then synthetic ones; ` +
+      `nearest-neighbour cosine: real among real ${results.data.nearest_neighbour_cosine.real_among_real}; in the first 10k real ${results.data.nearest_neighbour_cosine.real}, synthetic ${results.data.nearest_neighbour_cosine.synthetic}`,
+  );
+
+  for (const scale of scales) {
+    const label = scaleLabel(scale);
+    log(`=== ${label}: ${scale.toLocaleString("en")} organizations ===`);
+    results.scales[label] = await runScale(es, dataset, real.model, scale);
+    results.machine.load_at_end = currentLoad();
+    save(results);
+    log(`${label} done in ${formatDuration(results.scales[label].run.seconds)}; results in ${outFile}`);
+  }
+} finally {
+  await cleanUp();
+}
+results.machine.load_at_end = currentLoad();
+save(results);
+if (!args["skip-docs"]) await writeReport(repo, results, log);
+log(`done in ${formatDuration((performance.now() - runStarted) / 1000)}`);
+
+async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scale: number): Promise<ScaleResult> {
+  const started = performance.now();
+  const label = scaleLabel(scale);
+  const loadAtStart = currentLoad();
+  const dataDir = join(workDir, `s-${label}`, "embedded");
+  const prefix = `perf-${label}`;
+  rmSync(dataDir, { recursive: true, force: true });
+  await deleteIndices(node, prefix);
+
+  // Filter selectivity, from the generated records (the same predicate the stores apply).
+  const matches = countMatches(dataset, scale);
+
+  log(`embedded: writing ${scale.toLocaleString("en")} organizations with their vectors (store adapter, ${LOAD_BATCH} a batch) ...`);
+  const embeddedLoad = await loadEmbedded(dataDir, dataset, scale, model, log);
+  const embeddedDisk = diskUsage(dataDir);
+  log(`elasticsearch: writing ${scale.toLocaleString("en")} organizations with their vectors (store adapter, ${LOAD_BATCH} a bulk, refresh after each) ...`);
+  const esLoad = await loadElasticsearch(node.url, prefix, dataset, scale, model, log);
+  const settleSeconds = await settle(node, prefix, log);
+  const esIndex = await indexStats(node, prefix);
+  log(`  elasticsearch: merges settled after ${settleSeconds.toFixed(1)} s; ${esIndex.segments} segments, store ${(esIndex.store_bytes / 2 ** 20).toFixed(0)} MiB`);
+
+  log("starting one server per backend ...");
+  const embedded = await startServer(repo, { backend: "embedded", dataDir });
+  servers.push(embedded);
+  const elastic = await startServer(repo, { backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix });
+  servers.push(elastic);
+  log(`  embedded ready in ${embedded.startSeconds.toFixed(1)} s (${embedded.baseUrl}), elasticsearch in ${elastic.startSeconds.toFixed(1)} s (${elastic.baseUrl})`);
+  const embeddedMemStart = embedded.memory();
+  const esMemStart = elastic.memory();
+  const jvmStart = await jvmStats(node);
+
+  // Queries: organization ids sampled from this scale's dataset (real and synthetic alike).
+  const random = rng(seed + scale);
+  const ids = Array.from({ length: 200 }, () => dataset.idOf(Math.floor(random() * scale)));
+  const queriesOf = (mode: Mode): (number | string)[] => (mode === "organization" ? ids : mode === "description" ? [...DESCRIPTION_QUERIES] : [...CUSTOMER_QUERIES]);
+
+  log("recall at 10 of elasticsearch against the embedded backend's exact search ...");
+  const recall: ScaleResult["recall"] = [];
+  for (const mode of MODES) {
+    for (const filter of FILTER_LEVELS) {
+      const queries = mode === "organization" ? ids.slice(0, 100) : queriesOf(mode);
+      const r = await measureRecall(embedded.baseUrl, elastic.baseUrl, mode, filter, queries);
+      recall.push({ mode, filter, ...r });
+      log(`  ${mode} / ${filter}: recall@10 ${r.recall_at_10.toFixed(4)} (${r.imperfect_queries} of ${r.queries} queries imperfect, min ${r.min_recall})`);
+    }
+  }
+
+  const load: ScaleResult["load"] = [];
+  for (const [backend, server] of [
+    ["embedded", embedded],
+    ["elasticsearch", elastic],
+  ] as const) {
+    for (const mode of MODES) {
+      for (const filter of FILTER_LEVELS) {
+        const paths = queriesOf(mode).map((q) => searchPath(mode, q, filter));
+        for (const connections of concurrencies) {
+          const r = await loadTest(server.baseUrl, paths, connections, durationS, warmupS);
+          load.push({ backend, mode, filter, ...r });
+          log(
+            `  ${backend.padEnd(13)} ${mode.padEnd(12)} ${filter.padEnd(11)} c=${String(connections).padEnd(3)} ` +
+              `p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s` +
+              `${r.non_2xx || r.errors || r.timeouts ? ` (non-2xx ${r.non_2xx}, errors ${r.errors}, timeouts ${r.timeouts})` : ""}`,
+          );
+        }
+      }
+    }
+  }
+
+  // The same recall (and the latency of the search without embedding) once the index is one segment.
+  let merged: ScaleResult["elasticsearch"]["force_merged"] = null;
+  const esMemoryAfterLoad = elastic.memory();
+  const jvmAfterLoad = await jvmStats(node);
+  if (scale <= forceMergeUpTo) {
+    log("elasticsearch: force-merging into one segment (one HNSW graph: the hardest case for recall) ...");
+    const mergeSeconds = await forceMerge(node, prefix, log);
+    log(`  merged in ${mergeSeconds.toFixed(0)} s`);
+    const mergedRecall: ScaleResult["recall"] = [];
+    for (const mode of MODES) {
+      for (const filter of FILTER_LEVELS) {
+        const queries = mode === "organization" ? ids.slice(0, 100) : queriesOf(mode);
+        const r = await measureRecall(embedded.baseUrl, elastic.baseUrl, mode, filter, queries);
+        mergedRecall.push({ mode, filter, ...r });
+        log(`  one segment: ${mode} / ${filter}: recall@10 ${r.recall_at_10.toFixed(4)} (${r.imperfect_queries} of ${r.queries} queries imperfect, min ${r.min_recall})`);
+      }
+    }
+    const mergedLoad: ScaleResult["load"] = [];
+    for (const filter of FILTER_LEVELS) {
+      const paths = ids.map((q) => searchPath("organization", q, filter));
+      const low = Math.min(...concurrencies);
+      const r = await loadTest(elastic.baseUrl, paths, low, durationS, warmupS);
+      mergedLoad.push({ backend: "elasticsearch", mode: "organization", filter, ...r });
+      log(`  one segment: organization ${filter} c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s`);
+    }
+    merged = { force_merge_s: round(mergeSeconds), index: await indexStats(node, prefix), recall: mergedRecall, load: mergedLoad };
+  }
+
+  const result: ScaleResult = {
+    organizations: scale,
+    real_organizations: Math.min(scale, dataset.real.length),
+    run: { date: new Date().toISOString(), seconds: 0, load_at_start: loadAtStart, load_at_end: currentLoad(), shared: args.shared, command, git_commit: results.machine.git_commit },
+    filter_matches: matches,
+    embedded: {
+      import_vectors_given: embeddedLoad,
+      disk_bytes: embeddedDisk,
+      server_start_s: round(embedded.startSeconds),
+      server_memory_after_start: embeddedMemStart,
+      server_memory_after_load: embedded.memory(),
+    },
+    elasticsearch: {
+      import_vectors_given: esLoad,
+      merge_settle_s: round(settleSeconds),
+      index: esIndex,
+      server_start_s: round(elastic.startSeconds),
+      server_memory_after_start: esMemStart,
+      server_memory_after_load: esMemoryAfterLoad,
+      jvm_after_start: jvmStart,
+      jvm_after_load: jvmAfterLoad,
+      force_merged: merged,
+    },
+    recall,
+    load,
+  };
+  for (const server of servers.splice(0)) await server.stop();
+  if (!args.keep) {
+    rmSync(join(workDir, `s-${label}`), { recursive: true, force: true });
+    await deleteIndices(node, prefix);
+  }
+  result.run.seconds = round((performance.now() - started) / 1000);
+  return result;
+}
+
+/** How many of the first `scale` organizations each filter level matches (hq_only, as the REST default). */
+function countMatches(dataset: Dataset, scale: number): ScaleResult["filter_matches"] {
+  const northernAmerica = new Set(countriesInRegion("northern-america"));
+  const europe = new Set(countriesInRegion("europe"));
+  let broad = 0;
+  let restrictive = 0;
+  for (let start = 0; start < scale; start += LOAD_BATCH) {
+    for (const { organization: o } of dataset.batch(start, Math.min(LOAD_BATCH, scale - start))) {
+      const hq = o.location.headquarters?.country_code ?? null;
+      if (hq && northernAmerica.has(hq)) broad++;
+      const employees = o.metrics.employee_count;
+      const founded = o.metrics.founded_year;
+      if (hq && europe.has(hq) && employees !== null && employees <= 50 && founded !== null && founded >= 2015) restrictive++;
+    }
+  }
+  const share = (n: number) => Math.round((n / scale) * 10_000) / 10_000;
+  const level = (n: number) => ({ organizations: n, share: share(n) });
+  return { none: level(scale), broad: level(broad), restrictive: level(restrictive) } satisfies Record<FilterLevel, { organizations: number; share: number }>;
+}
+
+/** How the data looks: real vs synthetic neighbourhoods (nearest-neighbour cosine among the first 10k). */
+function describeData(dataset: Dataset, model: VectorModel): NonNullable<PerfResults["data"]> {
+  const n = Math.max(10_000, dataset.real.length);
+  const records = dataset.batch(0, n);
+  const random = rng(seed + 7);
+  /** Cosine of record i's nearest neighbour among records [0, within). */
+  const nearest = (i: number, within: number) => {
+    const v = (records[i] as OrganizationRecord).profileVector;
+    let best = -1;
+    for (let j = 0; j < within; j++) {
+      if (j === i) continue;
+      const w = (records[j] as OrganizationRecord).profileVector;
+      let s = 0;
+      for (let k = 0; k < v.length; k++) s += (v[k] as number) * (w[k] as number);
+      if (s > best) best = s;
+    }
+    return best;
+  };
+  const realCount = dataset.real.length;
+  const sample = (from: number, to: number, within: number) => Array.from({ length: 100 }, () => nearest(from + Math.floor(random() * (to - from)), within));
+  const randomPairs = Array.from({ length: 2000 }, () => {
+    const a = (records[Math.floor(random() * n)] as OrganizationRecord).profileVector;
+    const b = (records[Math.floor(random() * n)] as OrganizationRecord).profileVector;
+    let s = 0;
+    for (let k = 0; k < a.length; k++) s += (a[k] as number) * (b[k] as number);
+    return s;
+  });
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    model,
+    real_organizations: dataset.real.length,
+    real_by_corpus: {
+      // yc ids are its small source ids; equities ids are hashed (up to 2^48).
+      yc: dataset.real.filter((r) => r.organization.id < 1e9).length,
+      equities: dataset.real.filter((r) => r.organization.id >= 1e9).length,
+    },
+    real_with_customer_vector: dataset.real.filter((r) => r.customerVector).length,
+    synthetic: dataset.options,
+    nearest_neighbour_cosine: {
+      within_first: n,
+      real_among_real: r3(mean(sample(0, realCount, realCount))),
+      real: r3(mean(sample(0, realCount, n))),
+      synthetic: n > realCount ? r3(mean(sample(realCount, n, n))) : null,
+      random_pair_mean: r3(mean(randomPairs)),
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * A real orgsim server (`orgsim serve`, apps/server/src/main.ts, as the test harness starts it) as
+ * a child process on a free loopback port, and the orgsim command for imports.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { type ProcessMemory, processMemory } from "./system";
+
+export type BackendName = "embedded" | "elasticsearch";
+
+export interface BackendTarget {
+  backend: BackendName;
+  /** embedded: the data directory. */
+  dataDir?: string;
+  /** elasticsearch: the node and the index prefix. */
+  esUrl?: string;
+  indexPrefix?: string;
+}
+
+export function backendEnv(target: BackendTarget): Record<string, string> {
+  if (target.backend === "embedded") return { ORGSIM_BACKEND: "embedded", ORGSIM_DATA_DIR: target.dataDir as string };
+  return { ORGSIM_BACKEND: "elasticsearch", ELASTICSEARCH_URL: target.esUrl as string, ORGSIM_ES_INDEX_PREFIX: target.indexPrefix as string };
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  pid: number;
+  /** Seconds from spawn to "orgsim is ready" (module load, model load, backend open: the embedded store reads every vector). */
+  startSeconds: number;
+  memory(): ProcessMemory | null;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const serverDir = (repo: string) => join(repo, "apps", "server");
+
+export async function startServer(repo: string, target: BackendTarget, timeoutMs = 60 * 60_000): Promise<RunningServer> {
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "serve"], {
+    cwd: serverDir(repo),
+    env: { ...process.env, ...backendEnv(target), PORT: "0", HOST: "127.0.0.1", ORGSIM_SAMPLE_SIZE: "0", ORGSIM_SHUTDOWN_TIMEOUT_MS: "5000" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 200_000) output = output.slice(-100_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /orgsim is ready[\s\S]*?REST\s+(http:\/\/\S+)\/v1/.exec(output);
+      if (match?.[1]) {
+        clearInterval(timer);
+        resolve(match[1]);
+      } else if (performance.now() - started > timeoutMs) {
+        clearInterval(timer);
+        child.kill("SIGKILL");
+        reject(new Error(`server not ready after ${timeoutMs / 1000} s:\n${output}`));
+      }
+    }, 100);
+    child.once("exit", (code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+  const startSeconds = (performance.now() - started) / 1000;
+  const pid = child.pid as number;
+  return {
+    baseUrl,
+    pid,
+    startSeconds,
+    memory: () => processMemory(pid),
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+export interface ImportRun {
+  imported: number;
+  failed: number;
+  /** The importer's own duration (read, map, embed, write), seconds. */
+  importerSeconds: number;
+  /** The whole command: process start, model load, the import, shutdown. */
+  wallSeconds: number;
+  output: string;
+}
+
+/** `orgsim import <file> --mapping <mapping>` (the product importer: embeds and writes) into a backend. */
+export async function runImport(repo: string, target: BackendTarget, file: string, mapping: string): Promise<ImportRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "import", file, "--mapping", mapping], {
+    cwd: serverDir(repo),
+    env: { ...process.env, ...backendEnv(target) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const code = await new Promise<number>((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
+  const wallSeconds = (performance.now() - started) / 1000;
+  const match = /Imported ([\d,]+) organizations from \S+ in ([\d.]+) (ms|s)/.exec(output);
+  const failed = /failed ([\d,]+)/.exec(output);
+  if (code !== 0 || !match) throw new Error(`orgsim import exited with ${code}:\n${output.slice(-4000)}`);
+  const num = (s: string) => Number(s.replaceAll(",", ""));
+  return {
+    imported: num(match[1] as string),
+    failed: failed ? num(failed[1] as string) : 0,
+    importerSeconds: num(match[2] as string) / (match[3] === "ms" ? 1000 : 1),
+    wallSeconds,
+    output,
+  };
+}

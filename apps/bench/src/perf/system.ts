@@ -1,0 +1,108 @@
+/** The machine, processes' memory and directories' sizes, as the bench reports them. */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpus, loadavg, release, totalmem } from "node:os";
+import { join } from "node:path";
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  ram_gib: number;
+  os: string;
+  node: string;
+  elasticsearch: string | null;
+  java: string | null;
+  git_commit: string | null;
+  git_dirty: boolean | null;
+  date: string;
+  /** Set by the operator (--shared): other people's jobs ran on the machine during the run. */
+  shared: boolean;
+  /** Load averages (1, 5, 15 min) when the run started and when it ended. */
+  load_at_start: number[];
+  load_at_end?: number[];
+  /** The bench's own niceness (others' work wins the CPU when it is > 0). */
+  nice: number;
+}
+
+function run(command: string, args: string[], cwd?: string): string | null {
+  try {
+    return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+function cpuModel(): string {
+  const fromOs = cpus()[0]?.model?.trim();
+  const lscpu = run("lscpu", []);
+  const model = lscpu && /Model name:\s*(.+)/.exec(lscpu)?.[1]?.trim();
+  return model || fromOs || "unknown";
+}
+
+export function machine(repo: string, shared: boolean): Machine {
+  const status = run("git", ["status", "--porcelain"], repo);
+  // `java -version` prints on stderr.
+  const java = spawnSync("java", ["-version"], { encoding: "utf8" });
+  const javaVersion = `${java.stdout ?? ""}${java.stderr ?? ""}`.trim().split("\n")[0] || null;
+  return {
+    cpu: cpuModel(),
+    cores: cpus().length,
+    ram_gib: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    os: `${process.platform} ${release()}`,
+    node: process.version,
+    elasticsearch: null,
+    java: javaVersion,
+    git_commit: run("git", ["rev-parse", "HEAD"], repo),
+    git_dirty: status === null ? null : status.length > 0,
+    date: new Date().toISOString(),
+    shared,
+    load_at_start: currentLoad(),
+    nice: niceness(),
+  };
+}
+
+function niceness(): number {
+  try {
+    // /proc/self/stat field 19 is the nice value.
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[16]);
+  } catch {
+    return 0;
+  }
+}
+
+export interface ProcessMemory {
+  /** Resident set size now, MiB. */
+  rss_mib: number;
+  /** Peak resident set size, MiB. */
+  peak_rss_mib: number;
+  /** Anonymous (heap, stacks) and file-backed (mapped files) parts of the RSS, MiB. */
+  anon_mib: number;
+  file_mib: number;
+}
+
+/** A process's memory from /proc/<pid>/status (Linux), or null. */
+export function processMemory(pid: number): ProcessMemory | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+    const mib = (k: number) => Math.round(k / 1024);
+    return { rss_mib: mib(kib("VmRSS")), peak_rss_mib: mib(kib("VmHWM")), anon_mib: mib(kib("RssAnon")), file_mib: mib(kib("RssFile")) };
+  } catch {
+    return null;
+  }
+}
+
+/** Bytes used on disk under a path (allocated blocks, as `du` counts). */
+export function diskUsage(path: string): number {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.blocks * 512;
+  let total = st.blocks * 512;
+  for (const entry of readdirSync(path)) total += diskUsage(join(path, entry));
+  return total;
+}
+
+export const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+export const currentLoad = () => loadavg().map((l) => Math.round(l * 100) / 100);

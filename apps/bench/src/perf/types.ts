@@ -1,0 +1,91 @@
+/** The shape of apps/bench/results/perf.json. */
+import type { VectorModel } from "@orgsim/core";
+import type { SyntheticOptions } from "./data";
+import type { EsIndexStats, EsJvm } from "./es-node";
+import type { LoadResult } from "./load";
+import type { LoadTestResult } from "./load-test";
+import type { FilterLevel, Mode } from "./queries";
+import type { RecallResult } from "./recall";
+import type { BackendName } from "./server";
+import type { Machine, ProcessMemory } from "./system";
+
+export interface RunInfo {
+  date: string;
+  load_at_start: number[];
+  load_at_end?: number[];
+  shared: boolean;
+  command: string;
+  seconds?: number;
+  git_commit?: string | null;
+}
+
+export interface ImportWithEmbedding {
+  run: RunInfo;
+  note: string;
+  backends: Partial<
+    Record<
+      BackendName,
+      {
+        corpora: Record<string, { organizations: number; failed: number; importer_s: number; wall_s: number; per_second: number }>;
+        organizations: number;
+        importer_s: number;
+        per_second: number;
+      }
+    >
+  >;
+}
+
+export interface DataDescription {
+  model: VectorModel;
+  real_organizations: number;
+  real_by_corpus: { yc: number; equities: number };
+  real_with_customer_vector: number;
+  synthetic: SyntheticOptions;
+  nearest_neighbour_cosine: { within_first: number; real_among_real: number; real: number; synthetic: number | null; random_pair_mean: number };
+}
+
+export interface ScaleResult {
+  organizations: number;
+  real_organizations: number;
+  run: RunInfo & { seconds: number };
+  filter_matches: Record<FilterLevel, { organizations: number; share: number }>;
+  embedded: {
+    import_vectors_given: LoadResult;
+    /** The data directory (SQLite file and its WAL). */
+    disk_bytes: number;
+    server_start_s: number;
+    server_memory_after_start: ProcessMemory | null;
+    server_memory_after_load: ProcessMemory | null;
+  };
+  elasticsearch: {
+    import_vectors_given: LoadResult;
+    /** After the last bulk: refresh, then wait until no merge runs (before any search is measured). */
+    merge_settle_s: number;
+    index: EsIndexStats;
+    server_start_s: number;
+    /** The orgsim server process (Node); Elasticsearch's own memory is under jvm_*. */
+    server_memory_after_start: ProcessMemory | null;
+    server_memory_after_load: ProcessMemory | null;
+    jvm_after_start: EsJvm;
+    jvm_after_load: EsJvm;
+    /** After a force merge into one segment (scales up to --force-merge-up-to): recall, and the latency of similar-to-organization at the lowest concurrency. */
+    force_merged?: {
+      force_merge_s: number;
+      index: EsIndexStats;
+      recall: ({ mode: Mode; filter: FilterLevel } & RecallResult)[];
+      load: ({ backend: BackendName; mode: Mode; filter: FilterLevel } & LoadTestResult)[];
+    } | null;
+  };
+  recall: ({ mode: Mode; filter: FilterLevel } & RecallResult)[];
+  load: ({ backend: BackendName; mode: Mode; filter: FilterLevel } & LoadTestResult)[];
+}
+
+export interface PerfResults {
+  benchmark: string;
+  machine: Machine;
+  command: string;
+  settings: Record<string, unknown>;
+  import_with_embedding: ImportWithEmbedding | null;
+  data: DataDescription | null;
+  scales: Record<string, ScaleResult>;
+}

@@ -1,0 +1,371 @@
+/** Summaries, paired comparisons, and the written outputs: JSON, the docs section and SVG plots. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import * as vega from "vega";
+import { compile, type TopLevelSpec } from "vega-lite";
+import type { Query, TaskId } from "./evaluate";
+import { ci95, mean } from "./metrics";
+
+export interface MetricSummary {
+  mean: number;
+  ci95: number;
+  /** Queries the metric applies to (e.g. those with that label). */
+  n: number;
+}
+
+export interface MethodResult {
+  dataset: string;
+  task: TaskId;
+  method: "vector" | "bm25" | "hybrid-rrf";
+  model: string | null;
+  backend: "embedded" | "elasticsearch" | "lexical";
+  scope: string;
+  queries: number;
+  metrics: Record<string, MetricSummary>;
+  /** Wall-clock seconds of the run (null for fusion, computed from runs already timed). */
+  seconds: number | null;
+  msPerQuery: number | null;
+  reusedEarlierRun: boolean;
+}
+
+export interface Comparison {
+  dataset: string;
+  task: TaskId;
+  metric: string;
+  baseline: string;
+  candidate: string;
+  queries: number;
+  baselineMean: number;
+  candidateMean: number;
+  /** candidate − baseline, averaged over the queries both ran, with its 95% interval. */
+  difference: number;
+  ci95: number;
+  relative: number;
+}
+
+export interface QualityReport {
+  date: string;
+  command: string;
+  machine: Record<string, unknown>;
+  git: { commit: string | null; uncommittedChanges: boolean };
+  settings: Record<string, unknown>;
+  datasets: Record<string, Record<string, unknown>>;
+  imports: Record<string, unknown>[];
+  results: MethodResult[];
+  comparisons?: Comparison[];
+  agreement: { dataset: string; task: TaskId; model: string; queries: number; identicalTop10: number | null; meanTop10Overlap: number | null }[];
+  skipped: { dataset: string; model: string; reason: string }[];
+  timings: Record<string, number>;
+}
+
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+const r4 = (x: number) => Math.round(x * 10000) / 10000;
+
+/** Per-query values of every run, by run key, for paired comparisons. */
+const perQuery = new Map<string, Map<number, Map<string, number>>>();
+export const runKey = (r: Pick<MethodResult, "dataset" | "task" | "method" | "model" | "backend">) => `${r.dataset}|${r.task}|${r.backend}|${r.method}|${r.model ?? "-"}`;
+export const methodLabel = (r: Pick<MethodResult, "method" | "model">) =>
+  r.method === "bm25" ? "BM25" : r.method === "vector" ? `${r.model}` : `RRF(BM25, ${r.model})`;
+
+export function summarize(input: {
+  dataset: string;
+  task: TaskId;
+  method: MethodResult["method"];
+  model: string | null;
+  backend: MethodResult["backend"];
+  scope: string;
+  queries: readonly Query[];
+  values: Map<string, number>[];
+  metrics: string[];
+  seconds: number | null;
+  msPerQuery: number | null;
+  /** The rankings came from an earlier run of the same configuration (its timing is that run's). */
+  reused: boolean;
+}): MethodResult {
+  const metrics: Record<string, MetricSummary> = {};
+  for (const name of input.metrics) {
+    const xs = input.values.flatMap((v) => (v.has(name) ? [v.get(name)!] : []));
+    metrics[name] = { mean: r4(mean(xs)), ci95: r4(ci95(xs)), n: xs.length };
+  }
+  const result: MethodResult = {
+    dataset: input.dataset,
+    task: input.task,
+    method: input.method,
+    model: input.model,
+    backend: input.backend,
+    scope: input.scope,
+    queries: input.queries.length,
+    metrics,
+    seconds: input.seconds === null ? null : Math.round(input.seconds),
+    msPerQuery: input.msPerQuery === null ? null : Math.round(input.msPerQuery * 10) / 10,
+    reusedEarlierRun: input.reused,
+  };
+  perQuery.set(runKey(result), new Map(input.queries.map((q, i) => [q.index, input.values[i]!])));
+  return result;
+}
+
+/** Every embedded-backend or lexical method against the default model's vector search, paired on the queries both ran. */
+export function compare(results: MethodResult[], defaultModel: string): Comparison[] {
+  const out: Comparison[] = [];
+  for (const base of results.filter((r) => r.backend === "embedded" && r.method === "vector" && r.model === defaultModel)) {
+    const baseValues = perQuery.get(runKey(base));
+    if (!baseValues) continue;
+    for (const cand of results) {
+      if (cand.dataset !== base.dataset || cand.task !== base.task || cand.backend === "elasticsearch" || runKey(cand) === runKey(base)) continue;
+      const candValues = perQuery.get(runKey(cand));
+      if (!candValues) continue;
+      for (const metric of Object.keys(base.metrics)) {
+        const diffs: number[] = [];
+        const a: number[] = [];
+        const b: number[] = [];
+        for (const [q, cv] of candValues) {
+          const bv = baseValues.get(q);
+          if (!bv?.has(metric) || !cv.has(metric)) continue;
+          a.push(bv.get(metric)!);
+          b.push(cv.get(metric)!);
+          diffs.push(cv.get(metric)! - bv.get(metric)!);
+        }
+        if (diffs.length === 0) continue;
+        const baselineMean = mean(a);
+        out.push({
+          dataset: base.dataset,
+          task: base.task,
+          metric,
+          baseline: methodLabel(base),
+          candidate: methodLabel(cand),
+          queries: diffs.length,
+          baselineMean: r4(baselineMean),
+          candidateMean: r4(mean(b)),
+          difference: r4(mean(diffs)),
+          ci95: r4(ci95(diffs)),
+          relative: baselineMean > 0 ? r3(mean(diffs) / baselineMean) : 0,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Mean of a metric of run `of` over the queries run `on` ran (paired columns). */
+function meanOn(of: MethodResult, on: MethodResult, metric: string): string {
+  const values = perQuery.get(runKey(of));
+  const queries = perQuery.get(runKey(on));
+  if (!values || !queries) return "–";
+  const xs: number[] = [];
+  for (const q of queries.keys()) {
+    const v = values.get(q)?.get(metric);
+    if (v !== undefined) xs.push(v);
+  }
+  return xs.length ? mean(xs).toFixed(3) : "–";
+}
+
+const METRIC_NAMES: Record<string, string> = { mrr10: "MRR@10", recall10: "recall@10" };
+const metricName = (m: string) => METRIC_NAMES[m] ?? `P@10 ${m.replace(/^p10_/, "")}`;
+const fmt = (s: MetricSummary | undefined) => (s ? s.mean.toFixed(3) : "–");
+const pct = (x: number) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)}%`;
+const signed = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+
+/** The method rows of one table: BM25, then per model its vector search and its fusion. */
+function methodRows(results: MethodResult[], backend: "embedded" | "elasticsearch", withLexical: boolean): MethodResult[][] {
+  const order = (r: MethodResult) => (r.method === "bm25" ? 0 : r.method === "vector" ? 1 : 2);
+  const keys = new Map<string, MethodResult[]>();
+  for (const r of results) {
+    if (!(r.backend === backend || (withLexical && r.backend === "lexical"))) continue;
+    const key = `${order(r)}|${r.model ?? ""}|${r.method}`;
+    keys.set(key, [...(keys.get(key) ?? []), r]);
+  }
+  return [...keys.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, rs]) => rs);
+}
+
+function table(results: MethodResult[], task: TaskId, backend: "embedded" | "elasticsearch", withLexical: boolean, defaultModel: string): string {
+  const relevant = results.filter((r) => r.task === task);
+  const columns: { dataset: string; metric: string }[] = [];
+  for (const r of relevant) for (const m of Object.keys(r.metrics)) if (!columns.some((c) => c.dataset === r.dataset && c.metric === m)) columns.push({ dataset: r.dataset, metric: m });
+  if (columns.length === 0) return "";
+  const lines = [`| method | ${columns.map((c) => `${c.dataset} ${metricName(c.metric)}`).join(" | ")} | queries |`, `|---|${columns.map(() => "---|").join("")}---|`];
+  for (const group of methodRows(relevant, backend, withLexical)) {
+    const first = group[0]!;
+    let label = methodLabel(first);
+    if (first.model === defaultModel && first.method === "vector") label = `**${label}** (default)`;
+    const cells = columns.map((c) => {
+      const r = group.find((g) => g.dataset === c.dataset);
+      const s = r?.metrics[c.metric];
+      return s ? `${fmt(s)}${r!.scope === "full" ? "" : "\\*"}` : "–";
+    });
+    const counts = [...new Set(group.map((g) => `${g.dataset} ${g.queries.toLocaleString("en-US")}`))].join(", ");
+    lines.push(`| ${label} | ${cells.join(" | ")} | ${counts} |`);
+  }
+  return lines.join("\n");
+}
+
+export function markdownSection(report: QualityReport, svgPaths: string[], docDir: string): string {
+  const defaultModel = String(report.settings.defaultModel);
+  const m = report.machine;
+  const out: string[] = [];
+  out.push(
+    `Measured ${report.date.slice(0, 10)} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} (a shared machine: load average ${m.loadAverage1mAtStart} at the start), commit \`${String(report.git.commit).slice(0, 12)}\`${report.git.uncommittedChanges ? " plus uncommitted changes" : ""}, by \`${report.command}\` in ${(report.timings.totalSeconds! / 60).toFixed(0)} min (this invocation; with the imports and query runs it reused: ${((report.timings.importSecondsAllRuns! + report.timings.querySecondsAllRuns!) / 60).toFixed(0)} min of embedding imports and searches). All numbers: [\`apps/bench/results/quality.json\`](../apps/bench/results/quality.json).`,
+    "",
+  );
+  out.push("| corpus | organizations | labelled | with customer text | similar-to-X queries | known-item queries | customer queries |", "|---|---|---|---|---|---|---|");
+  for (const [id, d] of Object.entries(report.datasets)) {
+    const tasks = d.tasks as Record<string, { queries: number }>;
+    const labelled = Object.entries(d.labelled as Record<string, number>)
+      .map(([l, n]) => `${l} ${n.toLocaleString("en-US")} (${(d.distinctLabels as Record<string, number>)[l]} values)`)
+      .join(", ");
+    out.push(
+      `| ${id} | ${(d.organizations as number).toLocaleString("en-US")} | ${labelled} | ${(d.withCustomerText as number).toLocaleString("en-US")} | ${tasks.similar?.queries.toLocaleString("en-US") ?? "–"} | ${tasks["known-item"]?.queries.toLocaleString("en-US") ?? "–"} | ${tasks.customer?.queries.toLocaleString("en-US") ?? "–"} |`,
+    );
+  }
+  out.push("", "\\* a seeded random sample of the queries (see the scope of each run in the JSON); unmarked: every query.", "");
+  for (const svg of svgPaths) out.push(`![${svg.includes("similar") ? "P@10 of similar-to-X" : "known-item and customer-base search"}](${relative(docDir, svg)})`, "");
+  out.push("### Similar to a known organization (leave-one-out P@10, embedded backend)", "", table(report.results, "similar", "embedded", true, defaultModel), "");
+  out.push("### Known-item search (each yc one_liner as the description query)", "", table(report.results, "known-item", "embedded", true, defaultModel), "");
+  out.push("### Customer-base search (each organization's customer text, itself excluded; P@10 by label)", "", table(report.results, "customer", "embedded", true, defaultModel), "");
+  const comparisons = report.comparisons ?? [];
+  if (comparisons.length > 0) {
+    out.push(
+      `### Against the default (${defaultModel} vector search), paired on the same queries`,
+      "",
+      "Difference of the means, with its 95% interval (normal approximation over the per-query differences).",
+      "",
+      "| corpus | task | metric | candidate | default | candidate | difference | relative |",
+      "|---|---|---|---|---|---|---|---|",
+    );
+    for (const c of comparisons) {
+      out.push(`| ${c.dataset} | ${c.task} | ${metricName(c.metric)} | ${c.candidate} | ${c.baselineMean.toFixed(3)} | ${c.candidateMean.toFixed(3)} | ${signed(c.difference)} ± ${c.ci95.toFixed(3)} | ${pct(c.relative)} |`);
+    }
+    out.push("");
+  }
+  const esRows = report.results.filter((r) => r.backend === "elasticsearch");
+  if (esRows.length > 0) {
+    out.push(
+      "### Elasticsearch backend (the same organizations and stored vectors, int8_hnsw, the product's search options)",
+      "",
+      "| corpus | task | model | metric | embedded | elasticsearch | identical top 10 | top-10 overlap | queries |",
+      "|---|---|---|---|---|---|---|---|---|",
+    );
+    for (const e of esRows) {
+      const emb = report.results.find((r) => r.backend === "embedded" && r.method === "vector" && r.model === e.model && r.dataset === e.dataset && r.task === e.task);
+      const agree = report.agreement.find((a) => a.dataset === e.dataset && a.task === e.task && a.model === e.model);
+      for (const [metric, s] of Object.entries(e.metrics)) {
+        out.push(
+          `| ${e.dataset} | ${e.task} | ${e.model} | ${metricName(metric)} | ${emb ? meanOn(emb, e, metric) : "–"} | ${fmt(s)}${e.scope === "full" ? "" : "\\*"} | ${agree?.identicalTop10 == null ? "–" : `${(100 * agree.identicalTop10).toFixed(1)}%`} | ${agree?.meanTop10Overlap == null ? "–" : `${(100 * agree.meanTop10Overlap).toFixed(1)}%`} | ${e.queries.toLocaleString("en-US")} |`,
+        );
+      }
+    }
+    out.push("", "Both columns and the agreement are over the Elasticsearch run's queries (the same queries on both backends).", "");
+  }
+  out.push("### What ran and how long it took", "", "| corpus | task | method | backend | scope | queries | seconds | ms/query |", "|---|---|---|---|---|---|---|---|");
+  for (const r of report.results) {
+    if (r.seconds === null) continue;
+    out.push(`| ${r.dataset} | ${r.task} | ${methodLabel(r)} | ${r.backend} | ${r.scope} | ${r.queries.toLocaleString("en-US")} | ${r.seconds} | ${r.msPerQuery ?? "–"} |`);
+  }
+  out.push("", "| import | organizations | with customer vector | embedding import | reused |", "|---|---|---|---|---|");
+  for (const i of report.imports) out.push(`| ${i.model}/${i.dataset} | ${Number(i.organizations).toLocaleString("en-US")} | ${Number(i.withCustomerVector).toLocaleString("en-US")} | ${Math.round(Number(i.seconds) / 60)} min | ${i.reused ? "yes" : "no"} |`);
+  for (const s of report.skipped) out.push("", `Not run: ${s.model} on ${s.dataset} (${s.reason}).`);
+  return out.join("\n");
+}
+
+const START = "<!-- bench:quality:start (generated by pnpm bench:quality; edit outside these markers) -->";
+const END = "<!-- bench:quality:end -->";
+
+/** Puts the generated section between its markers, creating the file or the section when missing. */
+export function updateDoc(docPath: string, generated: string): void {
+  const block = `${START}\n${generated}\n${END}`;
+  let text = existsSync(docPath) ? readFileSync(docPath, "utf8") : "# Benchmarks\n\n## Retrieval quality\n\n";
+  if (text.includes(START) && text.includes(END)) {
+    text = text.slice(0, text.indexOf(START)) + block + text.slice(text.indexOf(END) + END.length);
+  } else if (text.includes("## Retrieval quality")) {
+    const at = text.indexOf("## Retrieval quality");
+    const next = text.indexOf("\n## ", at + 1);
+    text = next < 0 ? `${text.trimEnd()}\n\n${block}\n` : `${text.slice(0, next).trimEnd()}\n\n${block}\n${text.slice(next)}`;
+  } else {
+    text = `${text.trimEnd()}\n\n## Retrieval quality\n\n${block}\n`;
+  }
+  mkdirSync(dirname(docPath), { recursive: true });
+  writeFileSync(docPath, text);
+}
+
+async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
+  const svg = await view.toSVG();
+  view.finalize();
+  return svg;
+}
+
+const SHORT: Record<string, string> = { "bge-small-en-v1.5-q": "bge-small", "e5-small-v2-q": "e5-small", "all-minilm-l6-v2-q": "MiniLM" };
+// One hue per model, lighter for its fusion with BM25; BM25 grey.
+const COLOR_DOMAIN = ["BM25", "bge-small", "RRF BM25+bge-small", "e5-small", "RRF BM25+e5-small", "MiniLM", "RRF BM25+MiniLM"];
+const COLOR_RANGE = ["#8c8c8c", "#1f77b4", "#9ecae1", "#e6550d", "#fdae6b", "#31a354", "#a1d99b"];
+const shortLabel = (r: MethodResult) => (r.method === "bm25" ? "BM25" : r.method === "vector" ? SHORT[r.model!] ?? r.model! : `RRF BM25+${SHORT[r.model!] ?? r.model}`);
+
+/** Bar charts of the embedded-backend and lexical results: one for similar-to-X, one for the two search tasks. */
+export async function writePlots(report: QualityReport, dir: string): Promise<string[]> {
+  mkdirSync(dir, { recursive: true });
+  const rows = (tasks: TaskId[]) =>
+    report.results
+      .filter((r) => tasks.includes(r.task) && r.backend !== "elasticsearch")
+      .flatMap((r) =>
+        Object.entries(r.metrics).map(([metric, s]) => ({
+          panel: `${r.dataset} · ${r.task === "similar" ? "" : `${r.task} · `}${metricName(metric)}`,
+          method: shortLabel(r),
+          value: s.mean,
+          lo: Math.max(0, s.mean - s.ci95),
+          hi: s.mean + s.ci95,
+        })),
+      );
+  const chart = (values: ReturnType<typeof rows>, title: string, columns: number): TopLevelSpec => ({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title,
+    data: { values },
+    facet: { field: "panel", type: "nominal", title: null, header: { labelFontSize: 12, labelFontWeight: "bold" } },
+    columns,
+    spec: {
+      width: 220,
+      height: 150,
+      layer: [
+        {
+          mark: { type: "bar" },
+          encoding: {
+            y: { field: "method", type: "nominal", title: null, sort: null },
+            x: { field: "value", type: "quantitative", title: null, scale: { zero: true } },
+            color: { field: "method", type: "nominal", legend: null, scale: { domain: COLOR_DOMAIN, range: COLOR_RANGE } },
+          },
+        },
+        { mark: { type: "rule" }, encoding: { y: { field: "method", type: "nominal", sort: null }, x: { field: "lo", type: "quantitative" }, x2: { field: "hi" } } },
+        {
+          mark: { type: "text", align: "left", dx: 4, fontSize: 10 },
+          encoding: { y: { field: "method", type: "nominal", sort: null }, x: { field: "hi", type: "quantitative" }, text: { field: "value", type: "quantitative", format: ".3f" } },
+        },
+      ],
+    },
+    resolve: { scale: { x: "independent" } },
+    config: { font: "sans-serif", view: { stroke: null } },
+  });
+  const written: string[] = [];
+  const similar = rows(["similar"]);
+  if (similar.length > 0) {
+    const path = join(dir, "quality-similar.svg");
+    writeFileSync(path, await renderSvg(chart(similar, "Similar to a known organization: leave-one-out P@10 (bars: mean, lines: 95% interval)", 2)));
+    written.push(path);
+  }
+  const search = rows(["known-item", "customer"]);
+  if (search.length > 0) {
+    const path = join(dir, "quality-search.svg");
+    writeFileSync(path, await renderSvg(chart(search, "Known-item search (yc one_liners) and customer-base search (P@10 by label)", 2)));
+    written.push(path);
+  }
+  return written;
+}
+
+export async function writeOutputs(report: QualityReport, outPath: string, root: string): Promise<void> {
+  report.comparisons = compare(report.results, String(report.settings.defaultModel));
+  // Work done, whether in this invocation or in the earlier ones whose imports and rankings it reused.
+  report.timings.querySecondsAllRuns = report.results.reduce((sum, r) => sum + (r.seconds ?? 0), 0);
+  report.timings.importSecondsAllRuns = report.imports.reduce((sum, i) => sum + Number(i.seconds ?? 0), 0);
+  mkdirSync(dirname(outPath), { recursive: true });
+  writeFileSync(outPath, `${JSON.stringify(report, null, 2)}\n`);
+  const docPath = join(root, "docs", "benchmarks.md");
+  const svgs = await writePlots(report, join(root, "docs", "benchmarks"));
+  updateDoc(docPath, markdownSection(report, svgs, dirname(docPath)));
+}

@@ -1,0 +1,387 @@
+/**
+ * `pnpm bench:quality`: retrieval quality of the product on real organizations.
+ *
+ * Imports ../shared/datasets/yc and ../shared/datasets/equities through the product's importer
+ * (example mappings, one embedded data dir per model under .orgsim/bench/quality, reused when
+ * complete), copies the same organizations with their stored vectors into a benchmark-only
+ * Elasticsearch node, and runs through the product's SearchService, for each backend and model:
+ *
+ * - similar-to-X: leave-one-out P@10 by label (yc: subindustry, industry; equities: industry,
+ *   sector) over every labelled organization;
+ * - known-item search (yc): each one_liner as the description query; MRR@10 and recall@10 of
+ *   its own organization;
+ * - customer-base search: each organization's own customer text (customerTextOf) through
+ *   similarCustomers, itself excluded; P@10 by the same labels.
+ *
+ * Beside them: BM25 over the same texts, and the reciprocal rank fusion (k = 60) of BM25 and
+ * the vector ranking (top 100 each). Writes apps/bench/results/quality.json, the
+ * "Retrieval quality" section of docs/benchmarks.md and SVG plots in docs/benchmarks/.
+ *
+ * Usage: pnpm bench:quality [--models a,b] [--datasets yc,equities] [--sample 5000] [--seed 1]
+ *          [--es-port 9280] [--no-es] [--full] [--skip-missing-imports] [--subset equities=10000] [--out path]
+ */
+import { execSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { openEmbeddedBackend } from "@orgsim/backend-embedded";
+import { SearchService } from "@orgsim/core";
+import { createEmbedder, DEFAULT_MODEL_ID, findRepoRoot } from "@orgsim/embeddings";
+import { Bm25Index } from "./bm25";
+import { type DatasetId, type DatasetSpec, datasetSpecs, type LabelledRow, readLabelledRows, subsetSpec } from "./datasets";
+import { loadIntoElasticsearch, startEsNode } from "./es-node";
+import {
+  FUSION_DEPTH,
+  fitQuery,
+  fuse,
+  judge,
+  lexicalRanking,
+  productRanking,
+  type Query,
+  QueryCachingEmbedder,
+  RRF_K,
+  type Task,
+  type TaskId,
+} from "./evaluate";
+import { benchDataRoot, completeImport, dataDirOf, ensureImport, type ImportRecord } from "./imports";
+import { K, sample } from "./metrics";
+import { BENCH_MODELS } from "./models";
+import { type QualityReport, summarize, writeOutputs } from "./report";
+
+const { values: args } = parseArgs({
+  options: {
+    models: { type: "string" },
+    datasets: { type: "string" },
+    sample: { type: "string" },
+    seed: { type: "string" },
+    "es-port": { type: "string" },
+    "no-es": { type: "boolean" },
+    full: { type: "boolean" },
+    "skip-missing-imports": { type: "boolean" },
+    subset: { type: "string" },
+    "max-queries": { type: "string" },
+    out: { type: "string" },
+  },
+});
+
+const root = findRepoRoot();
+const models = args.models ? args.models.split(",").map((s) => s.trim()) : BENCH_MODELS;
+const datasetIds = (args.datasets ? args.datasets.split(",") : ["yc", "equities"]) as DatasetId[];
+const sampleSize = Number(args.sample ?? 5000);
+const seed = Number(args.seed ?? 1);
+const esPort = Number(args["es-port"] ?? 9280);
+const useEs = !args["no-es"];
+/** `--subset equities=10000`: import and judge a seeded subset of a corpus instead of all of it. */
+const subsets = new Map(
+  (args.subset ? args.subset.split(",") : []).map((s) => {
+    const [name, n] = s.split("=");
+    return [name as DatasetId, Number(n)];
+  }),
+);
+const outPath = args.out ?? join(root, "apps", "bench", "results", "quality.json");
+const started = performance.now();
+
+const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(5)} s] ${line}`);
+
+function gitInfo() {
+  const run = (cmd: string) => {
+    try {
+      return execSync(cmd, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    } catch {
+      return null;
+    }
+  };
+  return { commit: run("git rev-parse HEAD"), uncommittedChanges: (run("git status --porcelain") ?? "").length > 0 };
+}
+
+function machineInfo() {
+  const cpuinfo = (() => {
+    try {
+      return readFileSync("/proc/cpuinfo", "utf8");
+    } catch {
+      return "";
+    }
+  })();
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? "unknown";
+  return {
+    cpu: model.trim(),
+    cores: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadAverage1mAtStart: Number((loadavg()[0] ?? 0).toFixed(2)),
+  };
+}
+
+/** `--max-queries n`: only the first n queries of each task (a quick smoke run; never for reported numbers). */
+const maxQueries = args["max-queries"] ? Number(args["max-queries"]) : Number.POSITIVE_INFINITY;
+
+/** The queries of each task, and the BM25 index over the texts that task searches. */
+function buildTasks(spec: DatasetSpec, rows: LabelledRow[]): Task[] {
+  const labels = spec.labels.map((l) => l.field);
+  const labelled = (r: LabelledRow) => labels.some((l) => r.labels[l] != null);
+  const profileIndex = new Bm25Index(rows.map((r) => ({ id: r.id, text: r.profileText })));
+  const tasks: Task[] = [];
+  tasks.push({
+    id: "similar",
+    queries: rows.filter(labelled).map((r, index) => ({ index, orgId: r.id, text: r.profileText })),
+    metrics: labels.map((l) => `p10_${l}`),
+    truncated: 0,
+    bm25: profileIndex,
+  });
+  if (spec.knownItemField) {
+    const queries: Query[] = [];
+    for (const r of rows) {
+      // The product refuses queries under 3 characters.
+      if (r.knownItem && r.knownItem.length >= 3) queries.push({ index: queries.length, orgId: r.id, text: fitQuery(r.knownItem).text });
+    }
+    tasks.push({ id: "known-item", queries, metrics: ["mrr10", "recall10"], truncated: 0, bm25: profileIndex });
+  }
+  const withCustomers = rows.filter((r) => r.customerText);
+  const customerIndex = new Bm25Index(withCustomers.map((r) => ({ id: r.id, text: r.customerText! })));
+  let truncated = 0;
+  const customerQueries: Query[] = [];
+  for (const r of withCustomers) {
+    if (!labelled(r) || r.customerText!.trim().length < 3) continue;
+    const fitted = fitQuery(r.customerText!);
+    if (fitted.truncated) truncated++;
+    customerQueries.push({ index: customerQueries.length, orgId: r.id, text: fitted.text });
+  }
+  tasks.push({ id: "customer", queries: customerQueries, metrics: labels.map((l) => `p10_${l}`), truncated, bm25: customerIndex });
+  for (const task of tasks) if (task.queries.length > maxQueries) task.queries = task.queries.slice(0, maxQueries);
+  return tasks;
+}
+
+/** Runs `fn` over queries, logging progress about every 30 s; returns seconds. */
+async function timed(what: string, queries: readonly Query[], fn: (q: Query) => Promise<void> | void): Promise<number> {
+  const t0 = performance.now();
+  let last = t0;
+  for (const [i, q] of queries.entries()) {
+    await fn(q);
+    const now = performance.now();
+    if (now - last > 30_000) {
+      last = now;
+      const rate = (now - t0) / (i + 1);
+      log(`    ${what}: ${i + 1}/${queries.length} (${rate.toFixed(1)} ms/query, ~${(((queries.length - i - 1) * rate) / 60_000).toFixed(1)} min left)`);
+    }
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+interface RankingCache {
+  /** The import the rankings came from (its finishedAt): a new import invalidates them. */
+  stamp: string;
+  limit: number;
+  seconds: number;
+  orgIds: number[];
+  rankings: number[][];
+}
+
+/**
+ * Runs a configuration's queries, or reuses the rankings an earlier run of the same configuration
+ * stored (same import, same depth, covering these queries), so an interrupted or extended
+ * benchmark does not search again. Timings of reused runs are those of the run that made them.
+ */
+async function runOrReuse(
+  name: string,
+  stamp: string,
+  queries: readonly Query[],
+  limit: number,
+  fn: (q: Query) => Promise<number[]>,
+): Promise<{ rankings: Map<number, number[]>; seconds: number; msPerQuery: number; reused: boolean }> {
+  const file = join(benchDataRoot(root), "rankings", `${name}.json`);
+  if (existsSync(file)) {
+    const cached = JSON.parse(readFileSync(file, "utf8")) as RankingCache;
+    const byOrg = new Map(cached.orgIds.map((id, i) => [id, cached.rankings[i]!]));
+    if (cached.stamp === stamp && cached.limit === limit && queries.every((q) => byOrg.has(q.orgId))) {
+      const rankings = new Map(queries.map((q) => [q.index, byOrg.get(q.orgId)!]));
+      return { rankings, seconds: cached.seconds, msPerQuery: (cached.seconds * 1000) / Math.max(1, cached.orgIds.length), reused: true };
+    }
+  }
+  const rankings = new Map<number, number[]>();
+  const seconds = await timed(name, queries, async (q) => {
+    rankings.set(q.index, await fn(q));
+  });
+  mkdirSync(dirname(file), { recursive: true });
+  const cache: RankingCache = { stamp, limit, seconds, orgIds: queries.map((q) => q.orgId), rankings: queries.map((q) => rankings.get(q.index)!) };
+  writeFileSync(file, JSON.stringify(cache));
+  return { rankings, seconds, msPerQuery: (seconds * 1000) / Math.max(1, queries.length), reused: false };
+}
+
+async function main(): Promise<void> {
+  const specs = datasetSpecs(root);
+  const report: QualityReport = {
+    date: new Date().toISOString(),
+    command: `pnpm bench:quality${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""}`,
+    machine: machineInfo(),
+    git: gitInfo(),
+    settings: {
+      k: K,
+      rrfK: RRF_K,
+      fusionDepth: FUSION_DEPTH,
+      bm25: { k1: 1.2, b: 0.75, text: "the profile text the profile vector embeds (customer text for customer search)" },
+      sampleSize,
+      seed,
+      defaultModel: DEFAULT_MODEL_ID,
+      elasticsearch: useEs ? { port: esPort, indexType: "int8_hnsw (the product default)", numCandidates: 500, vectors: "copied from the embedded store, not re-embedded" } : null,
+      scopeRule: `every query on the default model's embedded backend; elsewhere every query when a task has at most ${sampleSize}, else a seeded sample of ${sampleSize} (the same queries for every model and backend)`,
+    },
+    datasets: {},
+    imports: [],
+    results: [],
+    agreement: [],
+    skipped: [],
+    timings: { totalSeconds: 0 },
+  };
+
+  const es = useEs ? startEsNode(esPort, root) : null;
+  if (es) log(`Elasticsearch node at ${es.url} (state ${relative(root, es.home)})`);
+  try {
+    for (const corpus of datasetIds) {
+      const subset = subsets.get(corpus);
+      const spec = subset ? subsetSpec(specs[corpus], subset, seed, join(benchDataRoot(root), "data")) : specs[corpus];
+      const datasetId = spec.id;
+      const { rows, mapping, read, refused } = await readLabelledRows(spec);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const labels = spec.labels.map((l) => l.field);
+      const tasks = buildTasks(spec, rows);
+      report.datasets[datasetId] = {
+        file: relative(root, spec.file),
+        ...(spec.file !== spec.source ? { subsetOf: relative(root, spec.source), subsetSeed: seed } : {}),
+        mapping: relative(root, spec.mappingPath),
+        rowsRead: read,
+        organizations: rows.length,
+        refusedByMapping: refused,
+        labelled: Object.fromEntries(labels.map((l) => [l, rows.filter((r) => r.labels[l] != null).length])),
+        distinctLabels: Object.fromEntries(labels.map((l) => [l, new Set(rows.map((r) => r.labels[l]).filter((v) => v != null)).size])),
+        withCustomerText: rows.filter((r) => r.customerText).length,
+        tasks: Object.fromEntries(tasks.map((t) => [t.id, { queries: t.queries.length, truncatedTo2000Chars: t.truncated }])),
+      };
+      log(`${datasetId}: ${rows.length} organizations; ${tasks.map((t) => `${t.id} ${t.queries.length} queries`).join(", ")}`);
+
+      // The lexical baseline: every query (it is cheap), kept for fusion.
+      const lexical = new Map<TaskId, number[][]>();
+      for (const task of tasks) {
+        const rankings: number[][] = new Array(task.queries.length);
+        const seconds = await timed(`bm25 ${datasetId}/${task.id}`, task.queries, (q) => {
+          rankings[q.index] = lexicalRanking(task, q);
+        });
+        lexical.set(task.id, rankings);
+        const values = task.queries.map((q) => judge(task, q, rankings[q.index]!.slice(0, K), byId, labels));
+        report.results.push(summarize({ dataset: datasetId, task: task.id, method: "bm25", model: null, backend: "lexical", scope: "full", queries: task.queries, values, metrics: task.metrics, seconds, msPerQuery: (seconds * 1000) / Math.max(1, task.queries.length), reused: false }));
+        log(`  bm25 ${task.id}: ${seconds.toFixed(0)} s`);
+      }
+
+      for (const modelId of models) {
+        let imported: { record: ImportRecord; reused: boolean } | null;
+        if (args["skip-missing-imports"]) {
+          const done = await completeImport(modelId, spec, rows.length);
+          imported = done ? { record: done, reused: true } : null;
+        } else {
+          log(`${modelId}/${datasetId}: import (reused when complete)`);
+          imported = await ensureImport(modelId, spec, mapping, rows.length, log);
+        }
+        if (!imported) {
+          report.skipped.push({ dataset: datasetId, model: modelId, reason: "no complete import (run without --skip-missing-imports to embed it)" });
+          log(`${modelId}/${datasetId}: skipped, no complete import`);
+          continue;
+        }
+        const embedded = openEmbeddedBackend({ dataDir: dataDirOf(modelId, datasetId, root) });
+        const embedder = new QueryCachingEmbedder(await createEmbedder({ modelId }));
+        try {
+          const withCustomerVector = tasks.find((t) => t.id === "customer")!.bm25.size;
+          report.imports.push({ ...imported.record, reused: imported.reused, dataDir: relative(root, dataDirOf(modelId, datasetId, root)), withCustomerVector });
+          const search = new SearchService(embedded.organizations, embedder);
+          const isDefault = modelId === DEFAULT_MODEL_ID;
+          // The queries each configuration runs: the same seeded sample for every model and backend.
+          const scopeOf = (task: Task, backend: "embedded" | "elasticsearch") =>
+            args.full || (isDefault && backend === "embedded") || task.queries.length <= sampleSize
+              ? { scope: "full" as const, queries: task.queries }
+              : { scope: `sample of ${sampleSize} (seed ${seed})` as const, queries: sample(task.queries, sampleSize, seed) };
+
+          const embeddedTop = new Map<TaskId, Map<number, number[]>>();
+          for (const task of tasks) {
+            const { scope, queries } = scopeOf(task, "embedded");
+            const run = await runOrReuse(`${datasetId}__${modelId}__embedded__${task.id}`, imported.record.finishedAt, queries, FUSION_DEPTH, (q) =>
+              productRanking(search, task.id, q, FUSION_DEPTH),
+            );
+            const { rankings: vectorRankings, seconds } = run;
+            embeddedTop.set(task.id, vectorRankings);
+            const lex = lexical.get(task.id)!;
+            const vectorValues = queries.map((q) => judge(task, q, vectorRankings.get(q.index)!.slice(0, K), byId, labels));
+            const hybridValues = queries.map((q) => judge(task, q, fuse(lex[q.index]!, vectorRankings.get(q.index)!), byId, labels));
+            const common = { dataset: datasetId, task: task.id, model: modelId, scope, queries, metrics: task.metrics };
+            report.results.push(summarize({ ...common, method: "vector", backend: "embedded", values: vectorValues, seconds, msPerQuery: run.msPerQuery, reused: run.reused }));
+            report.results.push(summarize({ ...common, method: "hybrid-rrf", backend: "embedded", values: hybridValues, seconds: null, msPerQuery: null, reused: run.reused }));
+            log(`  ${modelId} embedded ${task.id}: ${queries.length} queries (${scope}) ${run.reused ? "reused from an earlier run" : `in ${seconds.toFixed(0)} s`}`);
+          }
+
+          if (es) {
+            const ids = rows.map((r) => r.id);
+            const model = { modelId, dimension: embedder.dimension };
+            // Loaded on first use only: a re-run whose Elasticsearch rankings are all stored needs no node work.
+            let loaded: Awaited<ReturnType<typeof loadIntoElasticsearch>> | null = null;
+            let esSearch: SearchService | null = null;
+            const esSearchOf = async () => {
+              if (!esSearch) {
+                loaded = await loadIntoElasticsearch(es.url, embedded.organizations, ids, model, datasetId, log);
+                report.timings[`esLoad ${modelId}/${datasetId}`] = Math.round(loaded.seconds);
+                esSearch = new SearchService(loaded.store, embedder);
+              }
+              return esSearch;
+            };
+            try {
+              for (const task of tasks) {
+                const { scope, queries } = scopeOf(task, "elasticsearch");
+                const run = await runOrReuse(`${datasetId}__${modelId}__elasticsearch__${task.id}`, imported.record.finishedAt, queries, K, async (q) =>
+                  productRanking(await esSearchOf(), task.id, q, K),
+                );
+                const { rankings, seconds } = run;
+                const values = queries.map((q) => judge(task, q, rankings.get(q.index)!, byId, labels));
+                report.results.push(
+                  summarize({ dataset: datasetId, task: task.id, method: "vector", model: modelId, backend: "elasticsearch", scope, queries, values, metrics: task.metrics, seconds, msPerQuery: run.msPerQuery, reused: run.reused }),
+                );
+                // Do both backends return the same top 10?
+                const mine = embeddedTop.get(task.id)!;
+                let sameList = 0;
+                let overlap = 0;
+                let compared = 0;
+                for (const q of queries) {
+                  const a = mine.get(q.index);
+                  if (!a) continue;
+                  const top = a.slice(0, K);
+                  const b = rankings.get(q.index)!;
+                  compared++;
+                  if (top.length === b.length && top.every((id, i) => b[i] === id)) sameList++;
+                  overlap += top.filter((id) => b.includes(id)).length / Math.max(1, Math.min(K, top.length));
+                }
+                report.agreement.push({ dataset: datasetId, task: task.id, model: modelId, queries: compared, identicalTop10: compared ? sameList / compared : null, meanTop10Overlap: compared ? overlap / compared : null });
+                log(`  ${modelId} elasticsearch ${task.id}: ${queries.length} queries (${scope}) ${run.reused ? "reused" : `in ${seconds.toFixed(0)} s`}; identical top-10 ${((100 * sameList) / Math.max(1, compared)).toFixed(1)}%`);
+              }
+            } finally {
+              await (loaded as { close(): Promise<void> } | null)?.close();
+            }
+          }
+          report.timings[`queryEmbeddingCache ${modelId}/${datasetId}`] = embedder.hits;
+        } finally {
+          await embedder.close();
+          await embedded.close();
+        }
+      }
+      report.timings.totalSeconds = Math.round((performance.now() - started) / 1000);
+      // Written after each corpus, so a long run leaves its numbers so far.
+      await writeOutputs(report, outPath, root);
+    }
+  } finally {
+    if (es) {
+      log("stopping the Elasticsearch node");
+      es.stop();
+    }
+  }
+  report.timings.totalSeconds = Math.round((performance.now() - started) / 1000);
+  await writeOutputs(report, outPath, root);
+  log(`done in ${(report.timings.totalSeconds / 60).toFixed(1)} min; wrote ${relative(root, outPath)} and docs/benchmarks.md`);
+}
+
+await main();
