@@ -1,6 +1,7 @@
 /**
  * Both backends, same data, same model: the same query returns the same ids in the same order
- * with scores equal to 4 decimals. Runs in the elasticsearch project (it needs the node).
+ * with scores equal to 4 decimals, in both rankings (hybrid: both word indexes score BM25 as
+ * Lucene does). Runs in the elasticsearch project (it needs the node).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, query, removeDir, sampleOrganizations, TEST_BACKEND, type TestServer, startServer } from "./harness";
@@ -34,7 +35,7 @@ describe.skipIf(TEST_BACKEND !== "elasticsearch")("embedded and Elasticsearch ag
     }
   });
 
-  for (const [name, path] of queries) {
+  for (const [name, path] of queries.flatMap(([n, p]) => (["hybrid", "vector"] as const).map((r): [string, string] => [`${n} (${r})`, `${p}&ranking=${r}`]))) {
     it(name, async () => {
       const [a, b] = await Promise.all([api(embedded, "GET", path), api(elasticsearch, "GET", path)]);
       expect(a.body.meta.backend).toBe("embedded");

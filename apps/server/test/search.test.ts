@@ -88,11 +88,16 @@ describe("similar to a business description", () => {
     const res = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7 })}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(7);
-    expect(res.body.meta).toMatchObject({ limit: 7, backend: TEST_BACKEND });
+    expect(res.body.meta).toMatchObject({ limit: 7, backend: TEST_BACKEND, ranking: "hybrid" });
     expect(res.body.meta.model).toMatch(/.+/);
     expect(typeof res.body.meta.took_ms).toBe("number");
-    const scores = res.body.data.map((o: any) => o.similarity.score);
+    // ranking=vector orders by the score itself; the same scores whichever the ranking.
+    const byVector = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7, ranking: "vector" })}`);
+    expect(byVector.body.meta.ranking).toBe("vector");
+    const scores = byVector.body.data.map((o: any) => o.similarity.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    const vectorScores = new Map(byVector.body.data.map((o: any) => [o.id, o.similarity.score]));
+    for (const o of res.body.data) if (vectorScores.has(o.id)) expect(o.similarity.score).toBe(vectorScores.get(o.id));
     res.body.data.forEach((o: any, i: number) => {
       expect(o.similarity.rank).toBe(i + 1);
       expect(o.similarity.cosine_distance).toBeCloseTo(1 - o.similarity.score, 5);
@@ -157,16 +162,58 @@ describe("similar to a business description", () => {
   });
 
   it("leaves out exclude_ids and applies min_score as a floor", async () => {
-    const top = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 10 })}`);
+    const top = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 10, ranking: "vector" })}`);
     const excluded = top.body.data.slice(0, 3).map((o: any) => o.id);
-    const res = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7, exclude_ids: excluded.join(",") })}`);
+    const res = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7, ranking: "vector", exclude_ids: excluded.join(",") })}`);
     expect(res.body.data.map((o: any) => o.id)).toEqual(top.body.data.slice(3, 10).map((o: any) => o.id));
+    // Hybrid: excluded before ranking too, so the page is still full.
+    const hybrid = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7, exclude_ids: excluded.join(",") })}`);
+    expect(hybrid.body.data).toHaveLength(7);
+    expect(hybrid.body.data.some((o: any) => excluded.includes(o.id))).toBe(false);
 
     const floor = top.body.data[4].similarity.score;
     const floored = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 50, min_score: floor })}`);
     expect(floored.body.data.length).toBeGreaterThanOrEqual(5);
     expect(floored.body.data.every((o: any) => o.similarity.score >= floor)).toBe(true);
     expect(floored.body.meta.next_cursor).toBeNull();
+  });
+});
+
+describe("hybrid ranking (the default)", () => {
+  it("finds an organization by the words of its own description first, where words matter", async () => {
+    let first = 0;
+    const targets = sample.filter((o) => (o.description ?? "").length > 80).slice(0, 10);
+    for (const target of targets) {
+      const words = `${target.name} ${(target.description ?? "").split(" ").slice(0, 12).join(" ")}`;
+      const res = await api(server, "GET", `/search/organizations/similar?${query({ description: words, limit: 3 })}`);
+      if (res.body.data[0]?.id === target.id) first++;
+    }
+    expect(first).toBeGreaterThanOrEqual(9);
+  });
+
+  it("pages through one fixed ranking 1,000 deep: no repeats, no gaps, ranks in order", async () => {
+    const base = { description: DESCRIPTION, limit: 100 };
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await api(server, "GET", `/search/organizations/similar?${query({ ...base, ...(cursor ? { cursor } : {}) })}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((o: any) => o.similarity.rank)).toEqual(res.body.data.map((_: unknown, i: number) => seen.length + i + 1));
+      seen.push(...res.body.data.map((o: any) => o.id));
+      cursor = res.body.meta.next_cursor ?? undefined;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(Math.min(1000, sample.length));
+    // Each page is a slice of the same ranking: a page of 30 from the middle agrees with it.
+    const first = await api(server, "GET", `/search/organizations/similar?${query({ ...base, limit: 90 })}`);
+    const next = await api(server, "GET", `/search/organizations/similar?${query({ ...base, limit: 30, cursor: first.body.meta.next_cursor })}`);
+    expect(next.body.data.map((o: any) => o.id)).toEqual(seen.slice(90, 120));
+  });
+
+  it("refuses an unknown ranking, naming the parameter", async () => {
+    const res = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, ranking: "bm25" })}`);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body.error)).toContain("ranking");
   });
 });
 

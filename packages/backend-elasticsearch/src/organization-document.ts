@@ -3,7 +3,16 @@
  * the two vectors, the organization itself), and the store's filters as an ES query.
  */
 import type { estypes } from "@elastic/elasticsearch";
-import type { Organization, OrganizationFilter, OrganizationRecord, VectorKind, VectorModel } from "@orgsim/core";
+import {
+  BM25,
+  LEXICAL_STOP_WORDS,
+  lexicalTextsOf,
+  type Organization,
+  type OrganizationFilter,
+  type OrganizationRecord,
+  type VectorKind,
+  type VectorModel,
+} from "@orgsim/core";
 import type { VectorIndexType } from "./config";
 
 export const VECTOR_FIELD: Record<VectorKind, "profile_vector" | "customer_vector"> = {
@@ -11,9 +20,34 @@ export const VECTOR_FIELD: Record<VectorKind, "profile_vector" | "customer_vecto
   customer: "customer_vector",
 };
 
+/** The word-searched text of each vector kind (the text that vector embeds). */
+export const TEXT_FIELD: Record<VectorKind, "profile_text" | "customer_text"> = {
+  profile: "profile_text",
+  customer: "customer_text",
+};
+
+/** Schema 2 added the word fields; indexes of schema 1 are upgraded in place (organization-store.ts). */
+export const ORGSIM_SCHEMA = 2;
+
+/**
+ * The analysis and similarity of the word fields, built from the core's definitions so that
+ * Elasticsearch produces exactly the terms `lexicalTerms` does (its standard tokenizer, lower case,
+ * the core's stop words; all in the server itself, no analysis plugin) and scores them with the same BM25.
+ */
+export const WORD_SETTINGS = {
+  analysis: {
+    filter: { orgsim_stop: { type: "stop", stopwords: [...LEXICAL_STOP_WORDS] } },
+    analyzer: { orgsim_text: { type: "custom", tokenizer: "standard", filter: ["lowercase", "orgsim_stop"] } },
+  },
+  similarity: { orgsim_bm25: { type: "BM25", k1: BM25.k1, b: BM25.b } },
+} satisfies estypes.IndicesIndexSettings;
+
+/** Term frequencies only: BM25 needs no positions. */
+export const WORD_FIELD: estypes.MappingTextProperty = { type: "text", analyzer: "orgsim_text", similarity: "orgsim_bm25", index_options: "freqs" };
+
 /** The index `_meta`: which model the vectors come from (read back by vectorModel()). */
 export interface IndexMeta {
-  orgsim_schema: 1;
+  orgsim_schema: 1 | 2;
   model_id: string | null;
   dimension: number;
 }
@@ -34,6 +68,9 @@ export interface OrganizationDocument {
   profile_vector: number[];
   /** Absent when the organization has no customer text: such organizations are no customer-search candidates. */
   customer_vector?: number[];
+  /** The texts searched by words (lexicalTextsOf); the customer text only beside a customer vector. */
+  profile_text: string;
+  customer_text?: string;
   /** The organization as returned by reads (not indexed). */
   doc: Organization;
 }
@@ -49,7 +86,7 @@ export function organizationMappings(dimension: number, indexType: VectorIndexTy
     index: true,
     index_options: { type: indexType },
   };
-  const meta: IndexMeta = { orgsim_schema: 1, model_id: model?.modelId ?? null, dimension };
+  const meta: IndexMeta = { orgsim_schema: ORGSIM_SCHEMA, model_id: model?.modelId ?? null, dimension };
   return {
     dynamic: "strict",
     _meta: meta as unknown as estypes.Metadata,
@@ -67,6 +104,8 @@ export function organizationMappings(dimension: number, indexType: VectorIndexTy
       last_round_date: { type: "date", format: "strict_date" },
       profile_vector: vector,
       customer_vector: vector,
+      profile_text: WORD_FIELD,
+      customer_text: WORD_FIELD,
       doc: { type: "object", enabled: false },
     },
   };
@@ -86,6 +125,7 @@ export function toDocument({ organization: o, profileVector, customerVector }: O
     location_subdivisions: uniq(places.map((p) => p.subdivision_code)),
     categories: uniq(o.categories),
     profile_vector: vectorToJson(profileVector),
+    ...wordFieldsOf(o, customerVector !== null),
     doc: o,
   };
   // null = absent: an absent value never matches a term or a range, as the contract wants.
@@ -98,6 +138,12 @@ export function toDocument({ organization: o, profileVector, customerVector }: O
   if (lastRound?.announced_on) doc.last_round_date = lastRound.announced_on.slice(0, 10);
   if (customerVector) doc.customer_vector = vectorToJson(customerVector);
   return doc;
+}
+
+/** The word fields of an organization's document. */
+export function wordFieldsOf(o: Organization, hasCustomerVector: boolean): Pick<OrganizationDocument, "profile_text" | "customer_text"> {
+  const texts = lexicalTextsOf(o);
+  return { profile_text: texts.profile ?? o.name, ...(hasCustomerVector && texts.customer ? { customer_text: texts.customer } : {}) };
 }
 
 /**

@@ -1,24 +1,39 @@
 /**
  * OrganizationStore on Elasticsearch: one document per organization in `<prefix>-organizations-v1`
  * (behind the alias `<prefix>-organizations`), with two `dense_vector` fields, keyword/number/date
- * fields for every filter, and the organization itself. Searches are one top-level `knn` with every
- * filter inside `knn.filter` (filtered before ranking), re-scored exactly from the float vectors.
+ * fields for every filter, the texts searched by words, and the organization itself. Vector searches
+ * are one top-level `knn` with every filter inside `knn.filter` (filtered before ranking), re-scored
+ * exactly from the float vectors; word searches are a BM25 `match` under the same filter.
  */
 import type { Client, estypes } from "@elastic/elasticsearch";
 import {
+  lexicalTerms,
   type Organization,
   type OrganizationRecord,
   type OrganizationStore,
   OrgsimError,
   type ScoredOrganization,
+  type TextQuery,
   type VectorKind,
   type VectorModel,
   type VectorQuery,
 } from "@orgsim/core";
 import { type IndexName, isQuantized, type ResolvedConfig, type VectorIndexType } from "./config";
-import { ensureIndex, isNotFound } from "./elastic";
+import { ensureIndex, isNotFound, scanIds } from "./elastic";
 import { guarded, UNAVAILABLE_STATUSES } from "./errors";
-import { filterQuery, type IndexMeta, type OrganizationDocument, organizationMappings, toDocument, VECTOR_FIELD } from "./organization-document";
+import {
+  filterQuery,
+  type IndexMeta,
+  ORGSIM_SCHEMA,
+  type OrganizationDocument,
+  organizationMappings,
+  TEXT_FIELD,
+  toDocument,
+  VECTOR_FIELD,
+  WORD_FIELD,
+  WORD_SETTINGS,
+  wordFieldsOf,
+} from "./organization-document";
 import { cosine, squaredNorm } from "./vector-math";
 
 /** Elasticsearch's ceiling for `k` and `num_candidates`. */
@@ -35,6 +50,8 @@ interface IndexInfo {
   dimension: number;
   type: VectorIndexType;
   meta: Partial<IndexMeta>;
+  /** The index has the word fields (schema 2); older indexes are upgraded on first use. */
+  words: boolean;
 }
 
 export interface SearchPlan {
@@ -66,7 +83,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
     const dimension = this.config.dimension;
     await guarded(this.config.url, async () => {
       await ensureIndex(this.client, this.name, () => this.indexSpec(dimension, null));
-      this.validate(await this.readIndex());
+      await this.upgradeWordFields(this.validate(await this.readIndex()));
     });
   }
 
@@ -238,6 +255,49 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
     });
   }
 
+  async searchText(query: TextQuery): Promise<number[]> {
+    // Each distinct term once: a match query would count a repeated term again, the BM25 of the core does not.
+    const terms = [...new Set(lexicalTerms(query.text))];
+    if (query.size <= 0 || terms.length === 0) return [];
+    if (query.size > MAX_CANDIDATES) throw new OrgsimError("VALIDATION_FAILED", `Elasticsearch ranks at most ${MAX_CANDIDATES} hits; asked for ${query.size}`);
+    return guarded(this.config.url, async () => {
+      const info = await this.cachedIndex();
+      if (!info) return [];
+      await this.upgradeWordFields(info);
+      const response = await this.client.search({
+        index: this.name.alias,
+        query: { bool: { must: [{ match: { [TEXT_FIELD[query.kind]]: { query: terms.join(" ") } } }], filter: [filterQuery(query.filter, query.kind)] } },
+        sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
+        size: query.size,
+        _source: false,
+        track_total_hits: false,
+      });
+      return response.hits.hits.map((hit) => Number(hit._id));
+    });
+  }
+
+  async similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const field = VECTOR_FIELD[kind];
+    return guarded(this.config.url, async () => {
+      const info = await this.cachedIndex();
+      if (!info) return new Map();
+      if (vector.length !== info.dimension) {
+        throw new OrgsimError("CONFLICT", `The query vector has ${vector.length} dimensions; the stored vectors have ${info.dimension}`);
+      }
+      const response = await this.client.mget<Partial<OrganizationDocument>>({ index: this.name.alias, ids: unique.map(String), _source_includes: [field] });
+      const q = Float64Array.from(vector);
+      const qNorm = squaredNorm(q);
+      const out = new Map<number, number>();
+      for (const d of response.docs) {
+        const v = "found" in d && d.found ? d._source?.[field] : undefined;
+        if (v) out.set(Number(d._id), cosine(q, qNorm, v));
+      }
+      return out;
+    });
+  }
+
   /**
    * The knn parameters for a query: ES keeps `keep` hits; the page is fetched with MARGIN hits on
    * each side, or through the last kept hit (`throughLast`) when a tie must be followed.
@@ -310,6 +370,11 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
       dimension: profile.dims,
       type: (profile.index_options?.type ?? "int8_hnsw") as VectorIndexType,
       meta: (mappings._meta ?? {}) as Partial<IndexMeta>,
+      // Schema 2 is written last by the upgrade, so an upgrade cut short is taken up again.
+      words:
+        mappings.properties?.profile_text?.type === "text" &&
+        mappings.properties?.customer_text?.type === "text" &&
+        ((mappings._meta as Partial<IndexMeta> | undefined)?.orgsim_schema ?? 1) >= ORGSIM_SCHEMA,
     };
     this.info = { value, at: Date.now() };
     return value;
@@ -322,7 +387,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
 
   private indexSpec(dimension: number, model: VectorModel | null) {
     return {
-      settings: { number_of_shards: this.config.shards, number_of_replicas: this.config.replicas },
+      settings: { number_of_shards: this.config.shards, number_of_replicas: this.config.replicas, ...WORD_SETTINGS },
       mappings: organizationMappings(dimension, this.config.quantization, model),
     };
   }
@@ -341,6 +406,12 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
    * while documents exist; an empty index takes any model (re-created when the dimension changes).
    */
   private async prepareFor(model: VectorModel): Promise<void> {
+    await this.admitModel(model);
+    // The mapping is strict: documents carry the word fields, so an older index must have them first.
+    await this.upgradeWordFields(this.validate(await this.readIndex()));
+  }
+
+  private async admitModel(model: VectorModel): Promise<void> {
     await ensureIndex(this.client, this.name, () => this.indexSpec(model.dimension, model));
     let info = this.validate(await this.readIndex());
     const sameModel = info.meta.model_id === model.modelId;
@@ -376,10 +447,49 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
       }
     }
     if (info.meta.model_id !== model.modelId) {
-      const meta: IndexMeta = { orgsim_schema: 1, model_id: model.modelId, dimension: model.dimension };
+      // The schema stays what it is: upgradeWordFields moves it.
+      const meta: IndexMeta = { orgsim_schema: info.meta.orgsim_schema ?? 1, model_id: model.modelId, dimension: model.dimension };
       await this.client.indices.putMapping({ index: this.name.alias, _meta: meta as unknown as estypes.Metadata });
       this.info = null;
     }
     this.model = null;
+  }
+
+  /**
+   * Brings an index made before word search (schema 1) up to schema 2, keeping every document:
+   * the analyzer is added while the index is briefly closed (analysis settings are static), then
+   * the two word fields, then each document gets its texts computed from its stored organization.
+   */
+  private async upgradeWordFields(info: IndexInfo): Promise<void> {
+    if (info.words) return;
+    const index = info.index;
+    const settings = (await this.client.indices.getSettings({ index, name: "index.analysis.analyzer.orgsim_text*" }))[index]?.settings;
+    if (!settings?.index?.analysis) {
+      await this.client.indices.close({ index, wait_for_active_shards: 0 });
+      try {
+        await this.client.indices.putSettings({ index, settings: WORD_SETTINGS });
+      } finally {
+        await this.client.indices.open({ index, wait_for_active_shards: 1 });
+      }
+      await this.client.cluster.health({ index, wait_for_status: "yellow", timeout: "60s" });
+    }
+    await this.client.indices.putMapping({ index, properties: { profile_text: WORD_FIELD, customer_text: WORD_FIELD } });
+    const missing = { bool: { must_not: { exists: { field: "profile_text" } } } };
+    for await (const ids of scanIds(this.client, index, missing, "id", 500)) {
+      const response = await this.client.mget<Pick<OrganizationDocument, "doc" | "customer_vector">>({ index, ids, _source_includes: ["doc", "customer_vector"] });
+      const operations = response.docs.flatMap((d) => {
+        const source = "found" in d && d.found ? d._source : undefined;
+        // A document that holds no organization (written by hand) gets no words, and stays as it is.
+        if (!source?.doc || typeof source.doc.name !== "string") return [];
+        return [{ update: { _index: index, _id: d._id } }, { doc: wordFieldsOf(source.doc, !!source.customer_vector) }];
+      });
+      if (operations.length === 0) continue;
+      const written = await this.client.bulk({ operations, refresh: false });
+      const failed = written.items.find((item) => item.update?.error);
+      if (failed) throw new OrgsimError("INTERNAL", `Adding the word fields to ${index} failed at organization ${failed.update?._id}: ${failed.update?.error?.reason}`);
+    }
+    await this.client.indices.refresh({ index });
+    await this.client.indices.putMapping({ index, _meta: { ...info.meta, orgsim_schema: ORGSIM_SCHEMA } as unknown as estypes.Metadata });
+    this.info = null;
   }
 }

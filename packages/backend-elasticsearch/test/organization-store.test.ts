@@ -32,7 +32,7 @@ describe("elasticsearch: the index, its mapping and kNN", () => {
     const aliases = await client.indices.getAlias({ name: alias });
     expect(Object.keys(aliases)).toEqual([`${alias}-v1`]);
     const mapping = (await client.indices.getMapping({ index: alias }))[`${alias}-v1`]?.mappings;
-    expect(mapping?._meta).toEqual({ orgsim_schema: 1, model_id: "test-model", dimension: DIM });
+    expect(mapping?._meta).toEqual({ orgsim_schema: 2, model_id: "test-model", dimension: DIM });
     expect(mapping?.properties?.profile_vector).toMatchObject({ type: "dense_vector", dims: DIM, similarity: "cosine", index: true, index_options: { type: "int8_hnsw" } });
     expect(mapping?.properties?.customer_vector).toMatchObject({ type: "dense_vector", dims: DIM, similarity: "cosine" });
     for (const field of ["hq_country", "hq_subdivision", "location_countries", "location_subdivisions", "employee_range", "categories", "last_round_stage"]) {

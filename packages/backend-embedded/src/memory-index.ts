@@ -7,7 +7,9 @@
  * costs well under a millisecond at 100k rows whatever the selectivity, while
  * SQL must materialize and hand back every matching id (see bench/search-latency.ts).
  */
-import { dot, EMPLOYEE_RANGES, FUNDING_STAGES, type Organization, type OrganizationFilter, type VectorKind } from "@orgsim/core";
+import { dot, EMPLOYEE_RANGES, FUNDING_STAGES, lexicalTerms, type Organization, type OrganizationFilter, type VectorKind } from "@orgsim/core";
+import { LexicalIndex } from "./lexical-index";
+import { TopK } from "./top-k";
 
 /** What the filters look at, derived from an organization (and stored as SQL columns). */
 export interface FilterColumns {
@@ -100,6 +102,8 @@ export class MemoryIndex {
   private profile = new Float32Array(0);
   private customer = new Float32Array(0);
   private hasCustomer = new Uint8Array(0);
+  /** The words of the texts each vector embeds (customer text only where there is a customer vector). */
+  private readonly lexical: Record<VectorKind, LexicalIndex> = { profile: new LexicalIndex(), customer: new LexicalIndex() };
 
   /** `expected`: organizations about to be put, to size the arrays once (loading would otherwise re-grow 150 MB matrices). */
   constructor(
@@ -147,6 +151,14 @@ export class MemoryIndex {
     this.hasCustomer[row] = customer ? 1 : 0;
   }
 
+  /** Indexes the words of an organization already put; its customer text counts only when it has a customer vector. */
+  setTexts(id: number, texts: Record<VectorKind, string | null>): void {
+    const row = this.rowById.get(id);
+    if (row === undefined) return;
+    this.lexical.profile.set(row, texts.profile ? lexicalTerms(texts.profile) : null);
+    this.lexical.customer.set(row, texts.customer && this.hasCustomer[row] ? lexicalTerms(texts.customer) : null);
+  }
+
   /** Sets the customer vector of an organization already put (used while loading). */
   setCustomer(id: number, customer: Float32Array): void {
     const row = this.rowById.get(id);
@@ -161,6 +173,10 @@ export class MemoryIndex {
     if (row === undefined) return false;
     this.rowById.delete(id);
     const last = --this.n;
+    for (const lexical of Object.values(this.lexical)) {
+      lexical.clear(row);
+      if (row !== last) lexical.move(last, row);
+    }
     if (row !== last) {
       const d = this.dimension;
       for (const column of [this.ids, this.hqCountry, this.hqSubdivision, this.employees, this.founded, this.roundDay, this.range, this.stage, this.hasCustomer]) {
@@ -240,6 +256,32 @@ export class MemoryIndex {
     return heap.sorted().slice(options.offset).map((row) => ({ id: this.ids[row.row] as number, score: row.score }));
   }
 
+  /** The `size` best organizations by the words of their `kind` text (BM25), among the candidate rows (all when null). */
+  searchText(text: string, kind: VectorKind, rows: Int32Array | null, size: number): Hit[] {
+    let allowed: Uint8Array | null = null;
+    if (rows) {
+      allowed = new Uint8Array(this.n);
+      for (const row of rows) allowed[row] = 1;
+    }
+    return this.lexical[kind]
+      .search(lexicalTerms(text), size, allowed, this.ids)
+      .map((hit) => ({ id: this.ids[hit.row] as number, score: hit.score }));
+  }
+
+  /** Exact cosine of `query` against the `kind` vector of each of `ids` that has one. */
+  similarities(query: Float32Array, kind: VectorKind, ids: readonly number[]): Map<number, number> {
+    const d = this.dimension;
+    const q = Float64Array.from(query);
+    const matrix = kind === "profile" ? this.profile : this.customer;
+    const out = new Map<number, number>();
+    for (const id of ids) {
+      const row = this.rowById.get(id);
+      if (row === undefined || (kind === "customer" && !this.hasCustomer[row])) continue;
+      out.set(id, dot(q, matrix, row * d, d));
+    }
+    return out;
+  }
+
   private grow(atLeast = 0): void {
     const capacity = Math.max(1024, atLeast, Math.ceil(this.capacity * 1.5));
     const d = this.dimension;
@@ -267,63 +309,4 @@ export class MemoryIndex {
 function matchesAny(codes: readonly number[], table: Uint8Array): boolean {
   for (const code of codes) if (table[code]) return true;
   return false;
-}
-
-/** Bounded min-heap keeping the k best (score desc, id asc) rows seen; the root is the worst kept. */
-class TopK {
-  private readonly rows: Int32Array;
-  private readonly scores: Float64Array;
-  private length = 0;
-
-  constructor(
-    private readonly k: number,
-    private readonly ids: Float64Array,
-  ) {
-    this.rows = new Int32Array(k);
-    this.scores = new Float64Array(k);
-  }
-
-  /** True when (scoreA, rowA) ranks below (scoreB, rowB). */
-  private worse(scoreA: number, rowA: number, scoreB: number, rowB: number): boolean {
-    return scoreA < scoreB || (scoreA === scoreB && (this.ids[rowA] as number) > (this.ids[rowB] as number));
-  }
-
-  offer(row: number, score: number): void {
-    if (this.length < this.k) {
-      // Sift up.
-      let i = this.length++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!this.worse(score, row, this.scores[parent] as number, this.rows[parent] as number)) break;
-        this.rows[i] = this.rows[parent] as number;
-        this.scores[i] = this.scores[parent] as number;
-        i = parent;
-      }
-      this.rows[i] = row;
-      this.scores[i] = score;
-      return;
-    }
-    if (!this.worse(this.scores[0] as number, this.rows[0] as number, score, row)) return;
-    // Replace the root and sift down.
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= this.k) break;
-      const right = left + 1;
-      let child = left;
-      if (right < this.k && this.worse(this.scores[right] as number, this.rows[right] as number, this.scores[left] as number, this.rows[left] as number)) child = right;
-      if (!this.worse(this.scores[child] as number, this.rows[child] as number, score, row)) break;
-      this.rows[i] = this.rows[child] as number;
-      this.scores[i] = this.scores[child] as number;
-      i = child;
-    }
-    this.rows[i] = row;
-    this.scores[i] = score;
-  }
-
-  sorted(): { row: number; score: number }[] {
-    const out: { row: number; score: number }[] = [];
-    for (let i = 0; i < this.length; i++) out.push({ row: this.rows[i] as number, score: this.scores[i] as number });
-    return out.sort((a, b) => b.score - a.score || (this.ids[a.row] as number) - (this.ids[b.row] as number));
-  }
 }

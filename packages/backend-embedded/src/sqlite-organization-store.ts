@@ -7,11 +7,13 @@
  * the index is reloaded before the next search.
  */
 import {
+  lexicalTextsOf,
   type Organization,
   type OrganizationRecord,
   type OrganizationStore,
   OrgsimError,
   type ScoredOrganization,
+  type TextQuery,
   type VectorKind,
   type VectorModel,
   type VectorQuery,
@@ -98,7 +100,10 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
     if (!this.inStep(before)) return;
     if (!this.index || this.index.dimension !== model.dimension) this.index = new MemoryIndex(model.dimension);
-    for (const { organization, columns, profileVector, customerVector } of rows) this.index.put(organization.id, columns, profileVector, customerVector);
+    for (const { organization, columns, profileVector, customerVector } of rows) {
+      this.index.put(organization.id, columns, profileVector, customerVector);
+      this.index.setTexts(organization.id, lexicalTextsOf(organization));
+    }
   }
 
   async get(id: number): Promise<Organization | null> {
@@ -151,6 +156,23 @@ export class SqliteOrganizationStore implements OrganizationStore {
       const organization = organizations.get(id);
       return organization ? [{ organization, score }] : [];
     });
+  }
+
+  async searchText(query: TextQuery): Promise<number[]> {
+    this.catchUp();
+    const index = this.index;
+    if (!index || index.size === 0 || query.size <= 0) return [];
+    return index.searchText(query.text, query.kind, index.filterRows(query.filter), query.size).map((hit) => hit.id);
+  }
+
+  async similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
+    this.catchUp();
+    const index = this.index;
+    if (!index) return new Map();
+    if (vector.length !== index.dimension) {
+      throw new OrgsimError("CONFLICT", `The query vector has ${vector.length} dimensions; the stored vectors have ${index.dimension}`);
+    }
+    return index.similarities(vector, kind, ids);
   }
 
   async ping(): Promise<boolean> {
@@ -243,6 +265,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
           if (cols) index.put(id, cols, fromBlob(blob), null);
         }
         for (const [id, blob] of vectors.iterate("customer")) index.setCustomer(id, fromBlob(blob));
+        const docs = this.db.prepare<[], [number, string]>("SELECT id, doc FROM organizations").raw();
+        for (const [id, doc] of docs.iterate()) index.setTexts(id, lexicalTextsOf(JSON.parse(doc) as Organization));
         this.index = index;
       })
       .deferred();

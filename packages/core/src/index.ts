@@ -3,6 +3,8 @@ export * from "./domain/geo";
 export * from "./domain/metrics";
 export * from "./domain/taxonomy";
 export * from "./domain/embedding-text";
+export * from "./domain/lexical";
+export * from "./domain/rank-fusion";
 export { normalizeOrganization, organizationIssues } from "./domain/normalize-organization";
 export { assertItemTypes } from "./rules/one-type-rule";
 export { assertCollectionCapacity, MAX_ITEMS_PER_COLLECTION } from "./rules/collection-capacity";
@@ -20,7 +22,7 @@ export type * from "./ports/organization-store";
 export type * from "./ports/collection-store";
 export type * from "./ports/api-key-store";
 // Services
-export { SearchService, toStoreFilter } from "./services/search-service";
+export { FUSION_DEPTH, SearchService, toStoreFilter } from "./services/search-service";
 export { OrganizationService, MAX_BULK_ORGANIZATIONS } from "./services/organization-service";
 export { CollectionService } from "./services/collection-service";
 export { encodeCursor, decodeCursor, fingerprint, setCursorSecret } from "./services/cursor";

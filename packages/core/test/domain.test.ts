@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  lexicalTerms,
   customerTextOf,
   decodeCursor,
   employeeRangeOf,
@@ -124,5 +125,17 @@ describe("cursors", () => {
     setCursorSecret("a".repeat(32));
     expect(decodeCursor(cursor, q, isNumber)).toBe(10);
     expect(() => setCursorSecret("short")).toThrow(/32 characters/);
+  });
+});
+
+describe("lexicalTerms", () => {
+  it("splits words as Lucene's standard tokenizer does, lower-cases them and drops stop words", () => {
+    expect(lexicalTerms("We build ROBOTS for the warehouse: 3D-printing, e-commerce & B2B in Zürich (2024)!")).toEqual([
+      "build", "robots", "warehouse", "3d", "printing", "e", "commerce", "b2b", "zürich", "2024",
+    ]);
+    expect(lexicalTerms("U.S.A. don't O'Reilly's 10,000+ 1.5x café_bar a:b a.5 __ x_")).toEqual(["u.s.a", "don't", "o'reilly's", "10,000", "1.5x", "café_bar", "a:b", "5", "x_"]);
+    expect(lexicalTerms("the of and a I")).toEqual([]);
+    // Han ideographs one by one; pictographs are words too.
+    expect(lexicalTerms("数据平台 données ™")).toEqual(["数", "据", "平", "台", "données", "™"]);
   });
 });

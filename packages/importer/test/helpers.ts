@@ -50,6 +50,12 @@ export function inMemoryService() {
     search: async () => {
       throw new Error("not used by the importer tests");
     },
+    searchText: async () => {
+      throw new Error("not used by the importer tests");
+    },
+    similarities: async () => {
+      throw new Error("not used by the importer tests");
+    },
     ping: async () => true,
     close: async () => {},
   };

@@ -81,9 +81,12 @@ describe("search tools", () => {
       expect(o.description === null || o.description.length <= ONE_LINE_MAX).toBe(true);
       expect(text(result)).toContain(`${o.name} (id ${o.id}`);
     }
-    const scores = data.map((o: any) => o.score);
-    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(meta.ranking).toBe("hybrid");
     expect(text(result)).toContain(meta.next_cursor);
+    // ranking=vector: best score first.
+    const byVector = await call(client, "search_organizations_by_description", { description: DESCRIPTION, ranking: "vector" });
+    const scores = byVector.structuredContent.data.map((o: any) => o.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
   });
 
   it("returns full records with detail=full, and measures both sizes", async () => {

@@ -1,4 +1,4 @@
-import type { Organization, OrganizationFilter, OrganizationRecord, VectorKind } from "@orgsim/core";
+import { BM25, lexicalTerms, lexicalTextsOf, type Organization, type OrganizationFilter, type OrganizationRecord, type VectorKind } from "@orgsim/core";
 
 /** The contract's filter semantics, written the obvious way, to check a store against. */
 export function matches(o: Organization, f: OrganizationFilter): boolean {
@@ -39,3 +39,36 @@ export function expected(records: OrganizationRecord[], vector: Float32Array, ki
 
 /** A location filter. */
 export const location = (countries: string[], subdivisions: string[], hqOnly = true) => ({ location: { countries, subdivisions, hqOnly } });
+
+/**
+ * Brute-force expected word search: Okapi BM25 as Lucene defines it over the `kind` texts of the
+ * records that have a `kind` vector (statistics over all of them, ranking over the filtered
+ * ones), best first, ties by id. Exact for texts under 24 terms, where Lucene's stored lengths
+ * are exact.
+ */
+export function expectedText(records: OrganizationRecord[], text: string, kind: VectorKind, filter: OrganizationFilter) {
+  const docs = records.flatMap((r) => {
+    const vector = kind === "profile" ? r.profileVector : r.customerVector;
+    const body = lexicalTextsOf(r.organization)[kind];
+    const terms = body ? lexicalTerms(body) : [];
+    return vector && terms.length > 0 ? [{ organization: r.organization, terms }] : [];
+  });
+  const df = new Map<string, number>();
+  for (const d of docs) for (const t of new Set(d.terms)) df.set(t, (df.get(t) ?? 0) + 1);
+  const avg = docs.reduce((sum, d) => sum + d.terms.length, 0) / docs.length;
+  const query = [...new Set(lexicalTerms(text))];
+  return docs
+    .flatMap((d) => {
+      if (!matches(d.organization, filter)) return [];
+      let score = 0;
+      for (const t of query) {
+        const freq = d.terms.filter((x) => x === t).length;
+        if (freq === 0) continue;
+        const n = df.get(t) as number;
+        const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+        score += (idf * freq) / (freq + BM25.k1 * (1 - BM25.b + (BM25.b * d.terms.length) / avg));
+      }
+      return score > 0 ? [{ id: d.organization.id, score }] : [];
+    })
+    .sort((a, b) => b.score - a.score || a.id - b.id);
+}

@@ -26,7 +26,7 @@ import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset
 import { deleteIndices, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
 import { loadTest } from "./load-test";
-import { CUSTOMER_QUERIES, DESCRIPTION_QUERIES, FILTER_LEVELS, FILTERS, type FilterLevel, MODES, type Mode, searchPath } from "./queries";
+import { CUSTOMER_QUERIES, DESCRIPTION_QUERIES, FILTER_LEVELS, FILTERS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName, searchPath } from "./queries";
 import { measureRecall } from "./recall";
 import { writeReport } from "./report";
 import { type BackendTarget, runImport, startServer } from "./server";
@@ -42,6 +42,7 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "8" },
     warmup: { type: "string", default: "2" },
     concurrency: { type: "string", default: "1,16" },
+    rankings: { type: "string", default: "hybrid,vector" },
     "real-yc": { type: "string", default: "1000" },
     "real-equities": { type: "string", default: "1000" },
     "es-heap": { type: "string", default: "4g" },
@@ -67,6 +68,10 @@ const scales = args.scales.split(",").map(parseScale);
 const durationS = Number(args.duration);
 const warmupS = Number(args.warmup);
 const concurrencies = args.concurrency.split(",").map(Number);
+const rankings = args.rankings.split(",").map((r) => {
+  if (!RANKINGS.includes(r as RankingName)) throw new Error(`--rankings: unknown ranking "${r}" (${RANKINGS.join(", ")})`);
+  return r as RankingName;
+});
 const seed = Number(args.seed);
 const noise = Number(args.noise);
 const forceMergeUpTo = parseScale(args["force-merge-up-to"]);
@@ -103,6 +108,7 @@ const results: PerfResults = {
     duration_s: durationS,
     warmup_s: warmupS,
     concurrency: concurrencies,
+    rankings,
     load_generator: "autocannon 9 (in the bench process, on the same machine)",
     es_heap: args["es-heap"],
     es_port: Number(args["es-port"]),
@@ -257,16 +263,18 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   ] as const) {
     for (const mode of MODES) {
       for (const filter of FILTER_LEVELS) {
-        const paths = queriesOf(mode).map((q) => searchPath(mode, q, filter));
+       for (const ranking of rankings) {
+        const paths = queriesOf(mode).map((q) => searchPath(mode, q, filter, ranking));
         for (const connections of concurrencies) {
           const r = await loadTest(server.baseUrl, paths, connections, durationS, warmupS);
-          load.push({ backend, mode, filter, ...r });
+          load.push({ backend, mode, filter, ranking, ...r });
           log(
-            `  ${backend.padEnd(13)} ${mode.padEnd(12)} ${filter.padEnd(11)} c=${String(connections).padEnd(3)} ` +
+            `  ${backend.padEnd(13)} ${mode.padEnd(12)} ${filter.padEnd(11)} ${ranking.padEnd(6)} c=${String(connections).padEnd(3)} ` +
               `p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s` +
               `${r.non_2xx || r.errors || r.timeouts ? ` (non-2xx ${r.non_2xx}, errors ${r.errors}, timeouts ${r.timeouts})` : ""}`,
           );
         }
+       }
       }
     }
   }
@@ -290,10 +298,10 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
     }
     const mergedLoad: ScaleResult["load"] = [];
     for (const filter of FILTER_LEVELS) {
-      const paths = ids.map((q) => searchPath("organization", q, filter));
+      const paths = ids.map((q) => searchPath("organization", q, filter, "vector"));
       const low = Math.min(...concurrencies);
       const r = await loadTest(elastic.baseUrl, paths, low, durationS, warmupS);
-      mergedLoad.push({ backend: "elasticsearch", mode: "organization", filter, ...r });
+      mergedLoad.push({ backend: "elasticsearch", mode: "organization", filter, ranking: "vector", ...r });
       log(`  one segment: organization ${filter} c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s`);
     }
     merged = { force_merge_s: round(mergeSeconds), index: await indexStats(node, prefix), recall: mergedRecall, load: mergedLoad };

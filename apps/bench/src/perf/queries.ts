@@ -108,9 +108,13 @@ export const MODE_LABELS: Record<Mode, string> = {
   customers: "by customer base (query embedded per request)",
 };
 
+/** The two rankings: hybrid (the product default) and vector alone (what the recall of the approximate kNN is about). */
+export type RankingName = "hybrid" | "vector";
+export const RANKINGS: RankingName[] = ["hybrid", "vector"];
+
 /** The REST path (with query string) of one search. */
-export function searchPath(mode: Mode, query: number | string, filter: FilterLevel, limit = 10): string {
-  const params = new URLSearchParams({ limit: String(limit), ...FILTERS[filter] });
+export function searchPath(mode: Mode, query: number | string, filter: FilterLevel, ranking: RankingName, limit = 10): string {
+  const params = new URLSearchParams({ limit: String(limit), ranking, ...FILTERS[filter] });
   if (mode === "organization") return `/v1/search/organizations/${query}/similar?${params}`;
   if (mode === "description") return `/v1/search/organizations/similar?description=${encodeURIComponent(String(query))}&${params}`;
   return `/v1/search/organizations/similar-customers?organization_customer=${encodeURIComponent(String(query))}&${params}`;

@@ -36,7 +36,8 @@ export async function measureRecall(exactUrl: string, approximateUrl: string, mo
   const sizes: number[] = [];
   let maxDiff = 0;
   for (const query of queries) {
-    const path = searchPath(mode, query, filter, 10);
+    // Recall is about the approximate kNN itself: the vector ranking.
+    const path = searchPath(mode, query, filter, "vector", 10);
     const [exact, approximate] = [await search(exactUrl, path), await search(approximateUrl, path)];
     sizes.push(exact.length);
     const recall = recallAtK(approximate, exact, 10);

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
-import { CUSTOMER_QUERIES, DESCRIPTION_QUERIES, FILTER_LEVELS, FILTERS, type FilterLevel, MODES, type Mode } from "./queries";
+import { CUSTOMER_QUERIES, DESCRIPTION_QUERIES, FILTER_LEVELS, FILTERS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName } from "./queries";
 import { replaceSection } from "./stats";
 import type { PerfResults, ScaleResult } from "./types";
 
@@ -33,8 +33,11 @@ function filterText(level: FilterLevel): string {
   return params ? `\`${params}\`` : "no filter";
 }
 
-function loadRow(scale: ScaleResult, backend: "embedded" | "elasticsearch", mode: Mode, filter: FilterLevel, connections: number) {
-  return scale.load.find((l) => l.backend === backend && l.mode === mode && l.filter === filter && l.connections === connections);
+/** Runs made before hybrid ranking existed measured the vector ranking. */
+const rankingOf = (l: { ranking?: RankingName }): RankingName => l.ranking ?? "vector";
+
+function loadRow(scale: ScaleResult, backend: "embedded" | "elasticsearch", mode: Mode, filter: FilterLevel, ranking: RankingName, connections: number) {
+  return scale.load.find((l) => l.backend === backend && l.mode === mode && l.filter === filter && rankingOf(l) === ranking && l.connections === connections);
 }
 
 export function markdown(results: PerfResults): string {
@@ -117,19 +120,22 @@ export function markdown(results: PerfResults): string {
     out.push(
       `**${label}** (${n0(s.organizations)} organizations; broad filter matches ${pct(s.filter_matches.broad.share)}, restrictive ${pct(s.filter_matches.restrictive.share)}). Latency in ms.`,
       "",
-      `| mode | filter | embedded c=${low} p50 / p95 / p99 | embedded c=${high} p50 / p95 / p99 | embedded req/s c=${low} / c=${high} | Elasticsearch c=${low} p50 / p95 / p99 | Elasticsearch c=${high} p50 / p95 / p99 | Elasticsearch req/s c=${low} / c=${high} |`,
-      "|---|---|---:|---:|---:|---:|---:|---:|",
+      `| mode | filter | ranking | embedded c=${low} p50 / p95 / p99 | embedded c=${high} p50 / p95 / p99 | embedded req/s c=${low} / c=${high} | Elasticsearch c=${low} p50 / p95 / p99 | Elasticsearch c=${high} p50 / p95 / p99 | Elasticsearch req/s c=${low} / c=${high} |`,
+      "|---|---|---|---:|---:|---:|---:|---:|---:|",
     );
+    const measured = RANKINGS.filter((r) => s.load.some((l) => rankingOf(l) === r));
     for (const mode of MODES) {
       for (const filter of FILTER_LEVELS) {
-        const cells: string[] = [];
-        for (const backend of ["embedded", "elasticsearch"] as const) {
-          const a = loadRow(s, backend, mode, filter, low);
-          const b = loadRow(s, backend, mode, filter, high);
-          const lat = (r: typeof a) => (r ? `${f1(r.latency_ms.p50)} / ${f1(r.latency_ms.p95)} / ${f1(r.latency_ms.p99)}${r.non_2xx || r.errors || r.timeouts ? " ⚠" : ""}` : "–");
-          cells.push(lat(a), lat(b), `${a ? f1(a.requests_per_s) : "–"} / ${b ? f1(b.requests_per_s) : "–"}`);
+        for (const ranking of measured) {
+          const cells: string[] = [];
+          for (const backend of ["embedded", "elasticsearch"] as const) {
+            const a = loadRow(s, backend, mode, filter, ranking, low);
+            const b = loadRow(s, backend, mode, filter, ranking, high);
+            const lat = (r: typeof a) => (r ? `${f1(r.latency_ms.p50)} / ${f1(r.latency_ms.p95)} / ${f1(r.latency_ms.p99)}${r.non_2xx || r.errors || r.timeouts ? " ⚠" : ""}` : "–");
+            cells.push(lat(a), lat(b), `${a ? f1(a.requests_per_s) : "–"} / ${b ? f1(b.requests_per_s) : "–"}`);
+          }
+          out.push(`| ${MODE_NAMES[mode]} | ${filter} | ${ranking}${ranking === "hybrid" ? " (default)" : ""} | ${cells.join(" | ")} |`);
         }
-        out.push(`| ${MODE_NAMES[mode]} | ${filter} | ${cells.join(" | ")} |`);
       }
     }
     out.push("");
@@ -171,12 +177,12 @@ export function markdown(results: PerfResults): string {
   const mergedScales = scales.filter(([, s]) => s.elasticsearch.force_merged);
   if (mergedScales.length) {
     out.push(
-      "After the force merge, similar-to-organization latency on Elasticsearch at 1 connection (p50 / p95 / p99 ms, as loaded → one segment): " +
+      "After the force merge, similar-to-organization latency (vector ranking) on Elasticsearch at 1 connection (p50 / p95 / p99 ms, as loaded → one segment): " +
         mergedScales
           .map(([l, s]) => {
             const m = s.elasticsearch.force_merged!;
             const per = FILTER_LEVELS.map((f) => {
-              const before = loadRow(s, "elasticsearch", "organization", f, low);
+              const before = loadRow(s, "elasticsearch", "organization", f, "vector", low);
               const after = m.load.find((x) => x.filter === f);
               const t = (r: typeof before) => (r ? `${f1(r.latency_ms.p50)} / ${f1(r.latency_ms.p95)} / ${f1(r.latency_ms.p99)}` : "–");
               return `${f} ${t(before)} → ${t(after)}`;
@@ -241,8 +247,9 @@ export async function plots(results: PerfResults): Promise<Record<keyof typeof P
   const concurrency = (results.settings.concurrency as number[] | undefined) ?? [1, 16];
   const low = Math.min(...concurrency);
   const high = Math.max(...concurrency);
+  // The plots show the default ranking where a scale measured it (older runs measured vector only).
   const rows = scales.flatMap(([, s]) =>
-    s.load.map((l) => ({
+    s.load.filter((l) => rankingOf(l) === (s.load.some((x) => rankingOf(x) === "hybrid") ? "hybrid" : "vector")).map((l) => ({
       organizations: s.organizations,
       backend: BACKEND_NAMES[l.backend],
       mode: MODE_NAMES[l.mode],

@@ -4,7 +4,7 @@ import type { SyntheticOptions } from "./data";
 import type { EsIndexStats, EsJvm } from "./es-node";
 import type { LoadResult } from "./load";
 import type { LoadTestResult } from "./load-test";
-import type { FilterLevel, Mode } from "./queries";
+import type { FilterLevel, Mode, RankingName } from "./queries";
 import type { RecallResult } from "./recall";
 import type { BackendName } from "./server";
 import type { Machine, ProcessMemory } from "./system";
@@ -73,11 +73,12 @@ export interface ScaleResult {
       force_merge_s: number;
       index: EsIndexStats;
       recall: ({ mode: Mode; filter: FilterLevel } & RecallResult)[];
-      load: ({ backend: BackendName; mode: Mode; filter: FilterLevel } & LoadTestResult)[];
+      load: ({ backend: BackendName; mode: Mode; filter: FilterLevel; ranking?: RankingName } & LoadTestResult)[];
     } | null;
   };
   recall: ({ mode: Mode; filter: FilterLevel } & RecallResult)[];
-  load: ({ backend: BackendName; mode: Mode; filter: FilterLevel } & LoadTestResult)[];
+  /** `ranking` is absent in runs made before hybrid ranking existed (they were vector). */
+  load: ({ backend: BackendName; mode: Mode; filter: FilterLevel; ranking?: RankingName } & LoadTestResult)[];
 }
 
 export interface PerfResults {

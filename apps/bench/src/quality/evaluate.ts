@@ -1,25 +1,23 @@
 /**
- * The three judged tasks, run through the product's SearchService, and the per-query numbers
- * they produce. A "method" is one way of ranking: the product's vector search on a backend with
- * a model, the BM25 baseline, or their reciprocal rank fusion.
+ * The three judged tasks, run through the product, and the per-query numbers they produce. A
+ * "method" is one way of ranking: the product's vector ranking on a backend with a model, its
+ * word ranking alone (BM25), or its default hybrid ranking (their reciprocal rank fusion).
  */
 import {
   type Embedder,
   type EmbeddingPurpose,
+  type OrganizationStore,
+  type Ranking,
   type SearchService,
   SimilarCustomersInput,
   SimilarToDescriptionInput,
   SimilarToOrganizationInput,
 } from "@orgsim/core";
-import type { Bm25Index } from "./bm25";
 import type { LabelledRow } from "./datasets";
-import { K, precisionAtK, reciprocalRank, reciprocalRankFusion, recallAtK } from "./metrics";
+import { K, precisionAtK, reciprocalRank, recallAtK } from "./metrics";
 
 export type TaskId = "similar" | "known-item" | "customer";
 
-/** Depth of the rankings fused by RRF (and asked of the embedded backend). */
-export const FUSION_DEPTH = 100;
-export const RRF_K = 60;
 /** The product's limit on query texts. */
 export const MAX_QUERY_CHARS = 2000;
 
@@ -38,8 +36,6 @@ export interface Task {
   metrics: string[];
   /** Queries whose text was cut to MAX_QUERY_CHARS. */
   truncated: number;
-  /** The BM25 index that answers this task lexically. */
-  bm25: Bm25Index;
 }
 
 /** A text cut to the product's limit at a word boundary. */
@@ -72,25 +68,32 @@ export function judge(task: Task, q: Query, ranking: readonly number[], rows: Ma
 }
 
 /** The ranking the product returns for a query of a task (ids, best first). */
-export async function productRanking(search: SearchService, task: TaskId, q: Query, limit: number): Promise<number[]> {
+export async function productRanking(search: SearchService, task: TaskId, q: Query, limit: number, ranking: Ranking): Promise<number[]> {
   let response: Awaited<ReturnType<SearchService["similarToOrganization"]>>;
   if (task === "similar") {
-    response = await search.similarToOrganization(SimilarToOrganizationInput.parse({ organization_id: q.orgId, limit }));
+    response = await search.similarToOrganization(SimilarToOrganizationInput.parse({ organization_id: q.orgId, limit, ranking }));
   } else if (task === "known-item") {
-    response = await search.similarToDescription(SimilarToDescriptionInput.parse({ description: q.text, limit }));
+    response = await search.similarToDescription(SimilarToDescriptionInput.parse({ description: q.text, limit, ranking }));
   } else {
     // The organization's own customer text finds others with that customer base; it is not one of its own results.
-    response = await search.similarCustomers(SimilarCustomersInput.parse({ organization_customer: q.text, exclude_ids: [q.orgId], limit }));
+    response = await search.similarCustomers(SimilarCustomersInput.parse({ organization_customer: q.text, exclude_ids: [q.orgId], limit, ranking }));
   }
   return response.data.map((o) => o.id);
 }
 
-/** The lexical ranking of a query: BM25 over the task's texts, the querying organization excluded unless it is the known item. */
-export function lexicalRanking(task: Task, q: Query, depth = FUSION_DEPTH): number[] {
-  return task.bm25.rank(q.text, depth, task.id === "known-item" ? undefined : q.orgId);
+/**
+ * The word ranking alone (the BM25 baseline): the store's own word search over the texts the task
+ * compares (the profile text, or the customer text), the querying organization excluded unless it
+ * is the known item. For similar-to-X the query is that organization's profile text, as in hybrid search.
+ */
+export function lexicalRanking(store: OrganizationStore, task: TaskId, q: Query, limit = K): Promise<number[]> {
+  return store.searchText({
+    text: q.text,
+    kind: task === "customer" ? "customer" : "profile",
+    filter: task === "known-item" ? {} : { excludeIds: [q.orgId] },
+    size: limit,
+  });
 }
-
-export const fuse = (lexical: readonly number[], vector: readonly number[]) => reciprocalRankFusion([lexical, vector], RRF_K).slice(0, K);
 
 /**
  * An Embedder that remembers query vectors, so the second backend's run embeds no query again

@@ -20,20 +20,6 @@ export function recallAtK(ranking: readonly number[], target: number, k = K): nu
   return ranking.slice(0, k).includes(target) ? 1 : 0;
 }
 
-/**
- * Reciprocal rank fusion (Cormack, Clarke & Büttcher, 2009): each id scores the sum over the
- * rankings that hold it of 1 / (k + rank), rank counted from 1; best first, ties by id ascending.
- */
-export function reciprocalRankFusion(rankings: readonly (readonly number[])[], k = 60): number[] {
-  const scores = new Map<number, number>();
-  for (const ranking of rankings) {
-    ranking.forEach((id, i) => {
-      scores.set(id, (scores.get(id) ?? 0) + 1 / (k + i + 1));
-    });
-  }
-  return [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
-}
-
 /** Mean of a list (0 for an empty one). */
 export function mean(values: readonly number[]): number {
   if (values.length === 0) return 0;

@@ -16,7 +16,7 @@ export interface MetricSummary {
 export interface MethodResult {
   dataset: string;
   task: TaskId;
-  method: "vector" | "bm25" | "hybrid-rrf";
+  method: "vector" | "bm25" | "hybrid";
   model: string | null;
   backend: "embedded" | "elasticsearch" | "lexical";
   scope: string;
@@ -53,7 +53,7 @@ export interface QualityReport {
   imports: Record<string, unknown>[];
   results: MethodResult[];
   comparisons?: Comparison[];
-  agreement: { dataset: string; task: TaskId; model: string; queries: number; identicalTop10: number | null; meanTop10Overlap: number | null }[];
+  agreement: { dataset: string; task: TaskId; model: string; ranking?: "vector" | "hybrid"; queries: number; identicalTop10: number | null; meanTop10Overlap: number | null }[];
   skipped: { dataset: string; model: string; reason: string }[];
   timings: Record<string, number>;
 }
@@ -65,7 +65,7 @@ const r4 = (x: number) => Math.round(x * 10000) / 10000;
 const perQuery = new Map<string, Map<number, Map<string, number>>>();
 export const runKey = (r: Pick<MethodResult, "dataset" | "task" | "method" | "model" | "backend">) => `${r.dataset}|${r.task}|${r.backend}|${r.method}|${r.model ?? "-"}`;
 export const methodLabel = (r: Pick<MethodResult, "method" | "model">) =>
-  r.method === "bm25" ? "BM25" : r.method === "vector" ? `${r.model}` : `RRF(BM25, ${r.model})`;
+  r.method === "bm25" ? "BM25" : r.method === "vector" ? `${r.model} vector` : `hybrid: RRF(BM25, ${r.model})`;
 
 export function summarize(input: {
   dataset: string;
@@ -186,7 +186,7 @@ function table(results: MethodResult[], task: TaskId, backend: "embedded" | "ela
   for (const group of methodRows(relevant, backend, withLexical)) {
     const first = group[0]!;
     let label = methodLabel(first);
-    if (first.model === defaultModel && first.method === "vector") label = `**${label}** (default)`;
+    if (first.model === defaultModel && first.method === "hybrid") label = `**${label}** (default)`;
     const cells = columns.map((c) => {
       const r = group.find((g) => g.dataset === c.dataset);
       const s = r?.metrics[c.metric];
@@ -203,9 +203,19 @@ export function markdownSection(report: QualityReport, svgPaths: string[], docDi
   const m = report.machine;
   const out: string[] = [];
   out.push(
-    `Measured ${report.date.slice(0, 10)} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} (a shared machine: load average ${m.loadAverage1mAtStart} at the start), commit \`${String(report.git.commit).slice(0, 12)}\`${report.git.uncommittedChanges ? " plus uncommitted changes" : ""}, by \`${report.command}\` in ${(report.timings.totalSeconds! / 60).toFixed(0)} min (this invocation; with the imports and query runs it reused: ${((report.timings.importSecondsAllRuns! + report.timings.querySecondsAllRuns!) / 60).toFixed(0)} min of embedding imports and searches). All numbers: [\`apps/bench/results/quality.json\`](../apps/bench/results/quality.json).`,
+    `Measured ${report.date.slice(0, 10)} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} (load average ${m.loadAverage1mAtStart} at the start; quality numbers do not depend on load), commit \`${String(report.git.commit).slice(0, 12)}\`${report.git.uncommittedChanges ? " plus uncommitted changes" : ""}, by \`${report.command}\` in ${(report.timings.totalSeconds! / 60).toFixed(0)} min (this invocation; with the imports and query runs it reused: ${((report.timings.importSecondsAllRuns! + report.timings.querySecondsAllRuns!) / 60).toFixed(0)} min of embedding imports and searches). All numbers: [\`apps/bench/results/quality.json\`](../apps/bench/results/quality.json).`,
     "",
   );
+  const headline = (report.comparisons ?? []).filter((c) => c.candidate === methodLabel({ method: "hybrid", model: defaultModel }));
+  if (headline.length > 0) {
+    out.push(
+      `**The default ranking is hybrid** (\`ranking=hybrid\`: the reciprocal rank fusion of the ${defaultModel} vector ranking and BM25, both through the product's SearchService). ` +
+        "Against the vector ranking alone (`ranking=vector`, the default before), on the same queries: " +
+        headline.map((c) => `${c.dataset} ${c.task} ${metricName(c.metric)} ${c.baselineMean.toFixed(3)} → ${c.candidateMean.toFixed(3)} (${pct(c.relative)})`).join("; ") +
+        ".",
+      "",
+    );
+  }
   out.push("| corpus | organizations | labelled | with customer text | similar-to-X queries | known-item queries | customer queries |", "|---|---|---|---|---|---|---|");
   for (const [id, d] of Object.entries(report.datasets)) {
     const tasks = d.tasks as Record<string, { queries: number }>;
@@ -224,11 +234,11 @@ export function markdownSection(report: QualityReport, svgPaths: string[], docDi
   const comparisons = report.comparisons ?? [];
   if (comparisons.length > 0) {
     out.push(
-      `### Against the default (${defaultModel} vector search), paired on the same queries`,
+      `### Against the ${defaultModel} vector ranking (the default before hybrid ranking), paired on the same queries`,
       "",
       "Difference of the means, with its 95% interval (normal approximation over the per-query differences).",
       "",
-      "| corpus | task | metric | candidate | default | candidate | difference | relative |",
+      "| corpus | task | metric | candidate | vector | candidate | difference | relative |",
       "|---|---|---|---|---|---|---|---|",
     );
     for (const c of comparisons) {
@@ -241,15 +251,15 @@ export function markdownSection(report: QualityReport, svgPaths: string[], docDi
     out.push(
       "### Elasticsearch backend (the same organizations and stored vectors, int8_hnsw, the product's search options)",
       "",
-      "| corpus | task | model | metric | embedded | elasticsearch | identical top 10 | top-10 overlap | queries |",
+      "| corpus | task | ranking | metric | embedded | elasticsearch | identical top 10 | top-10 overlap | queries |",
       "|---|---|---|---|---|---|---|---|---|",
     );
     for (const e of esRows) {
-      const emb = report.results.find((r) => r.backend === "embedded" && r.method === "vector" && r.model === e.model && r.dataset === e.dataset && r.task === e.task);
-      const agree = report.agreement.find((a) => a.dataset === e.dataset && a.task === e.task && a.model === e.model);
+      const emb = report.results.find((r) => r.backend === "embedded" && r.method === e.method && r.model === e.model && r.dataset === e.dataset && r.task === e.task);
+      const agree = report.agreement.find((a) => a.dataset === e.dataset && a.task === e.task && a.model === e.model && (a.ranking ?? "vector") === e.method);
       for (const [metric, s] of Object.entries(e.metrics)) {
         out.push(
-          `| ${e.dataset} | ${e.task} | ${e.model} | ${metricName(metric)} | ${emb ? meanOn(emb, e, metric) : "–"} | ${fmt(s)}${e.scope === "full" ? "" : "\\*"} | ${agree?.identicalTop10 == null ? "–" : `${(100 * agree.identicalTop10).toFixed(1)}%`} | ${agree?.meanTop10Overlap == null ? "–" : `${(100 * agree.meanTop10Overlap).toFixed(1)}%`} | ${e.queries.toLocaleString("en-US")} |`,
+          `| ${e.dataset} | ${e.task} | ${methodLabel(e)} | ${metricName(metric)} | ${emb ? meanOn(emb, e, metric) : "–"} | ${fmt(s)}${e.scope === "full" ? "" : "\\*"} | ${agree?.identicalTop10 == null ? "–" : `${(100 * agree.identicalTop10).toFixed(1)}%`} | ${agree?.meanTop10Overlap == null ? "–" : `${(100 * agree.meanTop10Overlap).toFixed(1)}%`} | ${e.queries.toLocaleString("en-US")} |`,
         );
       }
     }
@@ -295,9 +305,9 @@ async function renderSvg(spec: TopLevelSpec): Promise<string> {
 
 const SHORT: Record<string, string> = { "bge-small-en-v1.5-q": "bge-small", "e5-small-v2-q": "e5-small", "all-minilm-l6-v2-q": "MiniLM" };
 // One hue per model, lighter for its fusion with BM25; BM25 grey.
-const COLOR_DOMAIN = ["BM25", "bge-small", "RRF BM25+bge-small", "e5-small", "RRF BM25+e5-small", "MiniLM", "RRF BM25+MiniLM"];
+const COLOR_DOMAIN = ["BM25", "bge-small", "hybrid BM25+bge-small", "e5-small", "hybrid BM25+e5-small", "MiniLM", "hybrid BM25+MiniLM"];
 const COLOR_RANGE = ["#8c8c8c", "#1f77b4", "#9ecae1", "#e6550d", "#fdae6b", "#31a354", "#a1d99b"];
-const shortLabel = (r: MethodResult) => (r.method === "bm25" ? "BM25" : r.method === "vector" ? SHORT[r.model!] ?? r.model! : `RRF BM25+${SHORT[r.model!] ?? r.model}`);
+const shortLabel = (r: MethodResult) => (r.method === "bm25" ? "BM25" : r.method === "vector" ? SHORT[r.model!] ?? r.model! : `hybrid BM25+${SHORT[r.model!] ?? r.model}`);
 
 /** Bar charts of the embedded-backend and lexical results: one for similar-to-X, one for the two search tasks. */
 export async function writePlots(report: QualityReport, dir: string): Promise<string[]> {

@@ -13,8 +13,9 @@
  * - customer-base search: each organization's own customer text (customerTextOf) through
  *   similarCustomers, itself excluded; P@10 by the same labels.
  *
- * Beside them: BM25 over the same texts, and the reciprocal rank fusion (k = 60) of BM25 and
- * the vector ranking (top 100 each). Writes apps/bench/results/quality.json, the
+ * Each through the product's three rankings: `vector` (cosine alone), the word ranking alone
+ * (BM25, the store's own word search) and `hybrid`, the product default (their reciprocal rank
+ * fusion, core/services/search-service.ts). Writes apps/bench/results/quality.json, the
  * "Retrieval quality" section of docs/benchmarks.md and SVG plots in docs/benchmarks/.
  *
  * Usage: pnpm bench:quality [--models a,b] [--datasets yc,equities] [--sample 5000] [--seed 1]
@@ -26,24 +27,11 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
-import { SearchService } from "@orgsim/core";
+import { FUSION_DEPTH, RRF_K, BM25, SearchService } from "@orgsim/core";
 import { createEmbedder, DEFAULT_MODEL_ID, findRepoRoot } from "@orgsim/embeddings";
-import { Bm25Index } from "./bm25";
 import { type DatasetId, type DatasetSpec, datasetSpecs, type LabelledRow, readLabelledRows, subsetSpec } from "./datasets";
 import { loadIntoElasticsearch, startEsNode } from "./es-node";
-import {
-  FUSION_DEPTH,
-  fitQuery,
-  fuse,
-  judge,
-  lexicalRanking,
-  productRanking,
-  type Query,
-  QueryCachingEmbedder,
-  RRF_K,
-  type Task,
-  type TaskId,
-} from "./evaluate";
+import { fitQuery, judge, lexicalRanking, productRanking, type Query, QueryCachingEmbedder, type Task, type TaskId } from "./evaluate";
 import { benchDataRoot, completeImport, dataDirOf, ensureImport, type ImportRecord } from "./imports";
 import { K, sample } from "./metrics";
 import { BENCH_MODELS } from "./models";
@@ -117,18 +105,16 @@ function machineInfo() {
 /** `--max-queries n`: only the first n queries of each task (a quick smoke run; never for reported numbers). */
 const maxQueries = args["max-queries"] ? Number(args["max-queries"]) : Number.POSITIVE_INFINITY;
 
-/** The queries of each task, and the BM25 index over the texts that task searches. */
+/** The queries of each task. */
 function buildTasks(spec: DatasetSpec, rows: LabelledRow[]): Task[] {
   const labels = spec.labels.map((l) => l.field);
   const labelled = (r: LabelledRow) => labels.some((l) => r.labels[l] != null);
-  const profileIndex = new Bm25Index(rows.map((r) => ({ id: r.id, text: r.profileText })));
   const tasks: Task[] = [];
   tasks.push({
     id: "similar",
     queries: rows.filter(labelled).map((r, index) => ({ index, orgId: r.id, text: r.profileText })),
     metrics: labels.map((l) => `p10_${l}`),
     truncated: 0,
-    bm25: profileIndex,
   });
   if (spec.knownItemField) {
     const queries: Query[] = [];
@@ -136,10 +122,9 @@ function buildTasks(spec: DatasetSpec, rows: LabelledRow[]): Task[] {
       // The product refuses queries under 3 characters.
       if (r.knownItem && r.knownItem.length >= 3) queries.push({ index: queries.length, orgId: r.id, text: fitQuery(r.knownItem).text });
     }
-    tasks.push({ id: "known-item", queries, metrics: ["mrr10", "recall10"], truncated: 0, bm25: profileIndex });
+    tasks.push({ id: "known-item", queries, metrics: ["mrr10", "recall10"], truncated: 0 });
   }
   const withCustomers = rows.filter((r) => r.customerText);
-  const customerIndex = new Bm25Index(withCustomers.map((r) => ({ id: r.id, text: r.customerText! })));
   let truncated = 0;
   const customerQueries: Query[] = [];
   for (const r of withCustomers) {
@@ -148,7 +133,7 @@ function buildTasks(spec: DatasetSpec, rows: LabelledRow[]): Task[] {
     if (fitted.truncated) truncated++;
     customerQueries.push({ index: customerQueries.length, orgId: r.id, text: fitted.text });
   }
-  tasks.push({ id: "customer", queries: customerQueries, metrics: labels.map((l) => `p10_${l}`), truncated, bm25: customerIndex });
+  tasks.push({ id: "customer", queries: customerQueries, metrics: labels.map((l) => `p10_${l}`), truncated });
   for (const task of tasks) if (task.queries.length > maxQueries) task.queries = task.queries.slice(0, maxQueries);
   return tasks;
 }
@@ -194,8 +179,8 @@ async function runOrReuse(
   if (existsSync(file)) {
     const cached = JSON.parse(readFileSync(file, "utf8")) as RankingCache;
     const byOrg = new Map(cached.orgIds.map((id, i) => [id, cached.rankings[i]!]));
-    if (cached.stamp === stamp && cached.limit === limit && queries.every((q) => byOrg.has(q.orgId))) {
-      const rankings = new Map(queries.map((q) => [q.index, byOrg.get(q.orgId)!]));
+    if (cached.stamp === stamp && cached.limit >= limit && queries.every((q) => byOrg.has(q.orgId))) {
+      const rankings = new Map(queries.map((q) => [q.index, byOrg.get(q.orgId)!.slice(0, limit)]));
       return { rankings, seconds: cached.seconds, msPerQuery: (cached.seconds * 1000) / Math.max(1, cached.orgIds.length), reused: true };
     }
   }
@@ -220,7 +205,7 @@ async function main(): Promise<void> {
       k: K,
       rrfK: RRF_K,
       fusionDepth: FUSION_DEPTH,
-      bm25: { k1: 1.2, b: 0.75, text: "the profile text the profile vector embeds (customer text for customer search)" },
+      bm25: { ...BM25, text: "the profile text the profile vector embeds (customer text for customer search); the product's own word index" },
       sampleSize,
       seed,
       defaultModel: DEFAULT_MODEL_ID,
@@ -260,18 +245,8 @@ async function main(): Promise<void> {
       };
       log(`${datasetId}: ${rows.length} organizations; ${tasks.map((t) => `${t.id} ${t.queries.length} queries`).join(", ")}`);
 
-      // The lexical baseline: every query (it is cheap), kept for fusion.
-      const lexical = new Map<TaskId, number[][]>();
-      for (const task of tasks) {
-        const rankings: number[][] = new Array(task.queries.length);
-        const seconds = await timed(`bm25 ${datasetId}/${task.id}`, task.queries, (q) => {
-          rankings[q.index] = lexicalRanking(task, q);
-        });
-        lexical.set(task.id, rankings);
-        const values = task.queries.map((q) => judge(task, q, rankings[q.index]!.slice(0, K), byId, labels));
-        report.results.push(summarize({ dataset: datasetId, task: task.id, method: "bm25", model: null, backend: "lexical", scope: "full", queries: task.queries, values, metrics: task.metrics, seconds, msPerQuery: (seconds * 1000) / Math.max(1, task.queries.length), reused: false }));
-        log(`  bm25 ${task.id}: ${seconds.toFixed(0)} s`);
-      }
+      // The word ranking does not depend on the model: run once per corpus, on the first model's store.
+      let lexicalDone = false;
 
       for (const modelId of models) {
         let imported: { record: ImportRecord; reused: boolean } | null;
@@ -290,7 +265,7 @@ async function main(): Promise<void> {
         const embedded = openEmbeddedBackend({ dataDir: dataDirOf(modelId, datasetId, root) });
         const embedder = new QueryCachingEmbedder(await createEmbedder({ modelId }));
         try {
-          const withCustomerVector = tasks.find((t) => t.id === "customer")!.bm25.size;
+          const withCustomerVector = rows.filter((r) => r.customerText).length;
           report.imports.push({ ...imported.record, reused: imported.reused, dataDir: relative(root, dataDirOf(modelId, datasetId, root)), withCustomerVector });
           const search = new SearchService(embedded.organizations, embedder);
           const isDefault = modelId === DEFAULT_MODEL_ID;
@@ -300,21 +275,31 @@ async function main(): Promise<void> {
               ? { scope: "full" as const, queries: task.queries }
               : { scope: `sample of ${sampleSize} (seed ${seed})` as const, queries: sample(task.queries, sampleSize, seed) };
 
-          const embeddedTop = new Map<TaskId, Map<number, number[]>>();
+          if (!lexicalDone) {
+            lexicalDone = true;
+            for (const task of tasks) {
+              const run = await runOrReuse(`${datasetId}__words__embedded__${task.id}`, imported.record.finishedAt, task.queries, K, (q) =>
+                lexicalRanking(embedded.organizations, task.id, q),
+              );
+              const values = task.queries.map((q) => judge(task, q, run.rankings.get(q.index)!, byId, labels));
+              report.results.push(summarize({ dataset: datasetId, task: task.id, method: "bm25", model: null, backend: "lexical", scope: "full", queries: task.queries, values, metrics: task.metrics, seconds: run.seconds, msPerQuery: run.msPerQuery, reused: run.reused }));
+              log(`  bm25 ${task.id}: ${task.queries.length} queries ${run.reused ? "reused" : `in ${run.seconds.toFixed(0)} s`}`);
+            }
+          }
+
+          const embeddedTop = new Map<string, Map<number, number[]>>();
           for (const task of tasks) {
             const { scope, queries } = scopeOf(task, "embedded");
-            const run = await runOrReuse(`${datasetId}__${modelId}__embedded__${task.id}`, imported.record.finishedAt, queries, FUSION_DEPTH, (q) =>
-              productRanking(search, task.id, q, FUSION_DEPTH),
-            );
-            const { rankings: vectorRankings, seconds } = run;
-            embeddedTop.set(task.id, vectorRankings);
-            const lex = lexical.get(task.id)!;
-            const vectorValues = queries.map((q) => judge(task, q, vectorRankings.get(q.index)!.slice(0, K), byId, labels));
-            const hybridValues = queries.map((q) => judge(task, q, fuse(lex[q.index]!, vectorRankings.get(q.index)!), byId, labels));
             const common = { dataset: datasetId, task: task.id, model: modelId, scope, queries, metrics: task.metrics };
-            report.results.push(summarize({ ...common, method: "vector", backend: "embedded", values: vectorValues, seconds, msPerQuery: run.msPerQuery, reused: run.reused }));
-            report.results.push(summarize({ ...common, method: "hybrid-rrf", backend: "embedded", values: hybridValues, seconds: null, msPerQuery: null, reused: run.reused }));
-            log(`  ${modelId} embedded ${task.id}: ${queries.length} queries (${scope}) ${run.reused ? "reused from an earlier run" : `in ${seconds.toFixed(0)} s`}`);
+            for (const ranking of ["vector", "hybrid"] as const) {
+              // Vector rankings keep their old cache name (stored 100 deep), so earlier runs are reused.
+              const name = `${datasetId}__${modelId}__embedded${ranking === "hybrid" ? "-hybrid" : ""}__${task.id}`;
+              const run = await runOrReuse(name, imported.record.finishedAt, queries, K, (q) => productRanking(search, task.id, q, K, ranking));
+              embeddedTop.set(`${task.id}|${ranking}`, run.rankings);
+              const values = queries.map((q) => judge(task, q, run.rankings.get(q.index)!, byId, labels));
+              report.results.push(summarize({ ...common, method: ranking, backend: "embedded", values, seconds: run.seconds, msPerQuery: run.msPerQuery, reused: run.reused }));
+              log(`  ${modelId} embedded ${ranking} ${task.id}: ${queries.length} queries (${scope}) ${run.reused ? "reused from an earlier run" : `in ${run.seconds.toFixed(0)} s`}`);
+            }
           }
 
           if (es) {
@@ -333,17 +318,17 @@ async function main(): Promise<void> {
             };
             try {
               for (const task of tasks) {
+               for (const ranking of ["vector", "hybrid"] as const) {
                 const { scope, queries } = scopeOf(task, "elasticsearch");
-                const run = await runOrReuse(`${datasetId}__${modelId}__elasticsearch__${task.id}`, imported.record.finishedAt, queries, K, async (q) =>
-                  productRanking(await esSearchOf(), task.id, q, K),
-                );
+                const name = `${datasetId}__${modelId}__elasticsearch${ranking === "hybrid" ? "-hybrid" : ""}__${task.id}`;
+                const run = await runOrReuse(name, imported.record.finishedAt, queries, K, async (q) => productRanking(await esSearchOf(), task.id, q, K, ranking));
                 const { rankings, seconds } = run;
                 const values = queries.map((q) => judge(task, q, rankings.get(q.index)!, byId, labels));
                 report.results.push(
-                  summarize({ dataset: datasetId, task: task.id, method: "vector", model: modelId, backend: "elasticsearch", scope, queries, values, metrics: task.metrics, seconds, msPerQuery: run.msPerQuery, reused: run.reused }),
+                  summarize({ dataset: datasetId, task: task.id, method: ranking, model: modelId, backend: "elasticsearch", scope, queries, values, metrics: task.metrics, seconds, msPerQuery: run.msPerQuery, reused: run.reused }),
                 );
                 // Do both backends return the same top 10?
-                const mine = embeddedTop.get(task.id)!;
+                const mine = embeddedTop.get(`${task.id}|${ranking}`)!;
                 let sameList = 0;
                 let overlap = 0;
                 let compared = 0;
@@ -356,8 +341,9 @@ async function main(): Promise<void> {
                   if (top.length === b.length && top.every((id, i) => b[i] === id)) sameList++;
                   overlap += top.filter((id) => b.includes(id)).length / Math.max(1, Math.min(K, top.length));
                 }
-                report.agreement.push({ dataset: datasetId, task: task.id, model: modelId, queries: compared, identicalTop10: compared ? sameList / compared : null, meanTop10Overlap: compared ? overlap / compared : null });
-                log(`  ${modelId} elasticsearch ${task.id}: ${queries.length} queries (${scope}) ${run.reused ? "reused" : `in ${seconds.toFixed(0)} s`}; identical top-10 ${((100 * sameList) / Math.max(1, compared)).toFixed(1)}%`);
+                report.agreement.push({ dataset: datasetId, task: task.id, model: modelId, ranking, queries: compared, identicalTop10: compared ? sameList / compared : null, meanTop10Overlap: compared ? overlap / compared : null });
+                log(`  ${modelId} elasticsearch ${ranking} ${task.id}: ${queries.length} queries (${scope}) ${run.reused ? "reused" : `in ${seconds.toFixed(0)} s`}; identical top-10 ${((100 * sameList) / Math.max(1, compared)).toFixed(1)}%`);
+               }
               }
             } finally {
               await (loaded as { close(): Promise<void> } | null)?.close();

@@ -43,6 +43,18 @@ export interface VectorQuery {
   size: number;
 }
 
+/**
+ * A lexical query: BM25 (Lucene's formula, `BM25` parameters) over the text the `kind` vector
+ * embeds (`lexicalTextsOf`), analyzed by `lexicalTerms`; a match on any term counts (OR).
+ */
+export interface TextQuery {
+  text: string;
+  kind: VectorKind;
+  filter: OrganizationFilter;
+  /** The best `size` matches are returned. */
+  size: number;
+}
+
 export interface ScoredOrganization {
   organization: Organization;
   /** Cosine similarity of the query vector and the organization's vector. */
@@ -67,6 +79,13 @@ export interface OrganizationStore {
   delete(id: number): Promise<boolean>;
   count(): Promise<number>;
   search(query: VectorQuery): Promise<ScoredOrganization[]>;
+  /**
+   * Ids of the organizations whose `kind` text best matches the query, best first (BM25 desc, id
+   * asc), filtered like search(); only organizations that have a `kind` vector.
+   */
+  searchText(query: TextQuery): Promise<number[]>;
+  /** Cosine similarity of `vector` and the `kind` vector of each of `ids` that has one (as search() scores it). */
+  similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>>;
   /** True when the backend answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

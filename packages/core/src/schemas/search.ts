@@ -7,6 +7,14 @@ import { boolParam, intParam, isoDate, listParam, numberParam, organizationId } 
 
 export const MAX_RESULTS_DEPTH = 1000;
 
+/**
+ * How results are ordered. `hybrid` (the default, measured best in docs/benchmarks.md): the
+ * reciprocal rank fusion of the vector ranking and a BM25 word ranking of the same texts, each
+ * filtered the same way. `vector`: by `similarity.score` alone.
+ */
+export const RANKINGS = ["hybrid", "vector"] as const;
+export type Ranking = (typeof RANKINGS)[number];
+
 const countryCode = z
   .string()
   .transform((value, ctx) => {
@@ -47,6 +55,14 @@ export const searchFilterShape = {
   hq_only: boolParam().default(true).meta({ description: "true: location filters look at the headquarters only; false: at any office" }),
   exclude_ids: listParam(intParam(z.number().int().positive())).optional().meta({ description: "Organization ids to leave out" }),
   min_score: numberParam(z.number().min(-1).max(1)).optional().meta({ description: "Floor on similarity.score" }),
+  ranking: z
+    .enum(RANKINGS)
+    .default("hybrid")
+    .meta({
+      description:
+        "hybrid (default): vector similarity fused with word matching (BM25) by reciprocal rank fusion, ordered by similarity.rank; " +
+        "vector: ordered by similarity.score descending, ties by id",
+    }),
   limit: intParam(z.number().int().min(1).max(100)).default(10),
   cursor: z.string().max(2000).optional().meta({ description: "next_cursor of the previous page" }),
 };
@@ -105,6 +121,7 @@ export const SearchResponse = z
       took_ms: z.number(),
       backend: z.enum(["embedded", "elasticsearch"]),
       model: z.string(),
+      ranking: z.enum(RANKINGS),
     }),
   })
   .meta({ id: "SearchResponse" });

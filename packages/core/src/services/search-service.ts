@@ -1,8 +1,11 @@
-/** The three search modes over an OrganizationStore, with filters, paging and model checks. */
+/** The three search modes over an OrganizationStore, with filters, paging, model checks and hybrid ranking. */
 import { countriesInRegion, isRegionSlug } from "../domain/geo";
+import { lexicalTextsOf } from "../domain/lexical";
+import { reciprocalRankFusion } from "../domain/rank-fusion";
 import { OrgsimError } from "../errors";
 import type { Embedder } from "../ports/embedder";
-import type { OrganizationFilter, OrganizationStore, VectorKind } from "../ports/organization-store";
+import type { Organization } from "../schemas/organization";
+import type { OrganizationFilter, OrganizationStore, ScoredOrganization, VectorKind } from "../ports/organization-store";
 import type {
   SearchFilterInput,
   SearchResponse,
@@ -36,6 +39,22 @@ export function toStoreFilter(input: SearchFilterInput): OrganizationFilter {
   return filter;
 }
 
+/**
+ * How deep each ranking goes into the fusion. The fused ranking's first FUSION_DEPTH places are the
+ * hybrid results; past them the vector ranking continues (without those already shown), so every
+ * page of a query comes from one fixed ranking and a cursor never repeats or skips an organization.
+ */
+export const FUSION_DEPTH = 100;
+
+/** What a search ranks: the query vector, the query words, which vectors and texts to compare. */
+interface RankingQuery {
+  vector: Float32Array;
+  text: string;
+  kind: VectorKind;
+  filter: OrganizationFilter;
+  minScore?: number;
+}
+
 const isOffset = (p: unknown): p is number => Number.isInteger(p) && (p as number) > 0 && (p as number) < MAX_RESULTS_DEPTH;
 
 export class SearchService {
@@ -46,24 +65,26 @@ export class SearchService {
 
   async similarToOrganization(input: SimilarToOrganizationInput): Promise<SearchResponse> {
     const started = performance.now();
-    const vector = await this.store.getVector(input.organization_id, "profile");
-    if (!vector) throw OrgsimError.notFound("organization", input.organization_id);
+    const [vector, organization] = await Promise.all([this.store.getVector(input.organization_id, "profile"), this.store.get(input.organization_id)]);
+    if (!vector || !organization) throw OrgsimError.notFound("organization", input.organization_id);
     const { organization_id, ...filters } = input;
     // The organization itself is never among its own results.
     const withSelfExcluded = { ...filters, exclude_ids: [...(filters.exclude_ids ?? []), organization_id] };
-    return this.run(started, "organization", organization_id, vector, "profile", withSelfExcluded);
+    // Its words are the text its profile vector embeds.
+    const text = lexicalTextsOf(organization).profile ?? organization.name;
+    return this.run(started, "organization", organization_id, vector, text, "profile", withSelfExcluded);
   }
 
   async similarToDescription(input: SimilarToDescriptionInput): Promise<SearchResponse> {
     const started = performance.now();
     const { description, ...filters } = input;
-    return this.run(started, "description", description, await this.embedQuery(description), "profile", filters);
+    return this.run(started, "description", description, await this.embedQuery(description), description, "profile", filters);
   }
 
   async similarCustomers(input: SimilarCustomersInput): Promise<SearchResponse> {
     const started = performance.now();
     const { organization_customer, ...filters } = input;
-    return this.run(started, "customers", organization_customer, await this.embedQuery(organization_customer), "customer", filters);
+    return this.run(started, "customers", organization_customer, await this.embedQuery(organization_customer), organization_customer, "customer", filters);
   }
 
   private async embedQuery(text: string): Promise<Float32Array> {
@@ -78,6 +99,7 @@ export class SearchService {
     mode: string,
     query: string | number,
     vector: Float32Array,
+    text: string,
     kind: VectorKind,
     input: SearchFilterInput,
   ): Promise<SearchResponse> {
@@ -85,16 +107,19 @@ export class SearchService {
     const queryFingerprint = fingerprint([mode, query, filters]);
     const offset = cursor ? decodeCursor(cursor, queryFingerprint, isOffset) : 0;
     const size = Math.min(limit, MAX_RESULTS_DEPTH - offset);
-    const hits = await this.store.search({
+    const ranking: RankingQuery = {
       vector,
+      text,
       kind,
       filter: toStoreFilter(input),
       // Scores are reported rounded to 6 decimals; a floor equal to a reported score must keep that organization.
       ...(input.min_score !== undefined ? { minScore: input.min_score - 5e-7 } : {}),
-      offset,
-      // One extra hit tells whether another page exists.
-      size: size + 1,
-    });
+    };
+    // One extra hit tells whether another page exists.
+    const hits =
+      input.ranking === "vector"
+        ? await this.store.search({ ...ranking, offset, size: size + 1 })
+        : await this.hybridPage(ranking, offset, size + 1);
     const page = hits.slice(0, size);
     const nextOffset = offset + page.length;
     const hasMore = hits.length > size && nextOffset < MAX_RESULTS_DEPTH;
@@ -109,8 +134,47 @@ export class SearchService {
         took_ms: Math.round((performance.now() - started) * 10) / 10,
         backend: this.store.backend,
         model: this.embedder.modelId,
+        ranking: input.ranking,
       },
     };
+  }
+
+  /**
+   * Places offset..offset+size of the hybrid ranking: the reciprocal rank fusion of the vector
+   * ranking and the word ranking, each FUSION_DEPTH deep and filtered alike (min_score too: a
+   * word match below the floor is dropped), then the vector ranking past them.
+   */
+  private async hybridPage(query: RankingQuery, offset: number, size: number): Promise<ScoredOrganization[]> {
+    const [vectorHits, wordIds] = await Promise.all([
+      this.store.search({ ...query, offset: 0, size: FUSION_DEPTH }),
+      this.store.searchText({ text: query.text, kind: query.kind, filter: query.filter, size: FUSION_DEPTH }),
+    ]);
+    const scores = new Map(vectorHits.map((h) => [h.organization.id, h.score]));
+    const documents = new Map<number, Organization>(vectorHits.map((h) => [h.organization.id, h.organization]));
+    const wordsOnly = wordIds.filter((id) => !scores.has(id));
+    for (const [id, score] of await this.store.similarities(query.vector, query.kind, wordsOnly)) {
+      if (score >= (query.minScore ?? Number.NEGATIVE_INFINITY)) scores.set(id, score);
+    }
+    const fused = reciprocalRankFusion([vectorHits.map((h) => h.organization.id), wordIds.filter((id) => scores.has(id))]).slice(0, FUSION_DEPTH);
+
+    let ids = fused.slice(offset, offset + size);
+    if (offset + size > fused.length && vectorHits.length === FUSION_DEPTH) {
+      // Past the fused places: the vector ranking continues, less what the fusion already placed.
+      const placed = new Set(fused);
+      const deeper = await this.store.search({ ...query, offset: 0, size: offset + size + fused.length });
+      const rest = deeper.filter((h) => !placed.has(h.organization.id));
+      for (const h of rest) {
+        scores.set(h.organization.id, h.score);
+        documents.set(h.organization.id, h.organization);
+      }
+      ids = [...fused, ...rest.map((h) => h.organization.id)].slice(offset, offset + size);
+    }
+    const missing = ids.filter((id) => !documents.has(id));
+    for (const organization of await this.store.getMany(missing)) documents.set(organization.id, organization);
+    return ids.flatMap((id) => {
+      const organization = documents.get(id);
+      return organization ? [{ organization, score: scores.get(id) as number }] : [];
+    });
   }
 }
 

@@ -25,7 +25,8 @@ export const FILTERS_HELP = [
 
 const PAGING_HELP =
   `Answers are compact by default (id, name, domain, one-line description, categories, HQ city/country, employee range, founding year, last round, score, rank); ` +
-  `detail="full" returns complete records (contact, offices, funding, customer description). Results are ranked by score; ` +
+  `detail="full" returns complete records (contact, offices, funding, customer description). ` +
+  `Results are ranked by rank: by default (ranking="hybrid") meaning and matching words together; ranking="vector" ranks by score (meaning) alone; ` +
   `limit is 1–${AGENT_MAX_PAGE_SIZE} (default 10; at most ${FULL_MAX_PAGE_SIZE} with detail="full"); to see more, call again with the same arguments and cursor = meta.next_cursor (null when there is no more).`;
 
 const agentOptions = {
@@ -41,7 +42,7 @@ const page = <T extends { limit: number }>(input: T, detail: Detail): T =>
 export const SearchToolOutput = z.object({
   data: z
     .array(z.union([CompactOrganizationResult, OrganizationResult]))
-    .meta({ description: "Ranked by similarity.score (compact: score) descending, ties by id ascending" }),
+    .meta({ description: "In rank order (similarity.rank; compact: rank). With ranking=vector that is similarity.score descending, ties by id ascending" }),
   meta: SearchResponse.shape.meta.extend({
     detail: DetailSchema,
     returned: z.number().int().meta({ description: "How many organizations this page holds" }),
@@ -55,7 +56,7 @@ function reply(response: SearchResponseType, detail: Detail, what: string): Tool
   const head =
     response.data.length === 0
       ? `No organizations ${what} match these filters.`
-      : `${response.data.length} organizations ${what}, most similar first (score = cosine similarity, -1..1)`;
+      : `${response.data.length} organizations ${what}, best first (${response.meta.ranking === "hybrid" ? "ranked by meaning and matching words; " : ""}score = cosine similarity, -1..1)`;
   // Full records: their JSON is the text (no summary lines repeating it); compact: one summary per organization.
   const lines =
     detail === "full"

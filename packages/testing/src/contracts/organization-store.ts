@@ -1,7 +1,7 @@
 /** The `OrganizationStore` contract: cases every backend must pass, run by each backend's tests with its own factory. */
 import type { OrganizationFilter, OrganizationRecord, OrganizationStore, VectorKind } from "@orgsim/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { dot, expected, location } from "../expected";
+import { dot, expected, expectedText, location } from "../expected";
 import { organization, place, randomRecords, rng, unitVector } from "../synthetic";
 
 export const CONTRACT_DIM = 16;
@@ -221,6 +221,91 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         expect(hits[0]?.organization.id).toBe(self.organization.id);
         expect(hits[0]?.score).toBeCloseTo(1, 6);
         expect(hits[1]?.score).toBeCloseTo(dot(self.profileVector, records[(hits[1]?.organization.id as number) - 1]?.profileVector as Float32Array), 12);
+      });
+    });
+
+    describe("word search and similarities", () => {
+      let opened: OpenedOrganizationStore;
+      // Short texts from a small vocabulary: many organizations share words, none reaches 24 terms.
+      const VOCABULARY = "payments fraud robots warehouse logistics solar battery clinic patients dental insurance freight shipping retail grocery analytics cloud security payroll hiring tutoring school farm drones mapping legal contracts energy grid lending".split(" ");
+      const random = rng(9);
+      const words = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(" ");
+      const records = randomRecords(300, DIM, 91).map((r) => {
+        const withWords = { ...r.organization, description: `${words(2 + Math.floor(random() * 8))}.`, categories: [] as string[] };
+        if (withWords.customer_description) withWords.customer_description = words(1 + Math.floor(random() * 5));
+        return { ...r, organization: withWords };
+      });
+      const searchText = (text: string, filter: OrganizationFilter = {}, more: { kind?: VectorKind; size?: number } = {}) =>
+        opened.store.searchText({ text, kind: more.kind ?? "profile", filter, size: more.size ?? 1000 });
+      const ranked = (text: string, filter: OrganizationFilter = {}, kind: VectorKind = "profile") => expectedText(records, text, kind, filter).map((h) => h.id);
+
+      beforeAll(async () => {
+        opened = await options.open();
+        await opened.store.upsert(records, MODEL);
+      });
+      afterAll(() => opened.cleanup());
+
+      it.each([
+        ["one word", "robots", {}],
+        ["two words", "payments fraud", {}],
+        ["a repeated word counts once", "solar solar solar battery", {}],
+        ["a sentence with stop words and punctuation", "We build ROBOTS for the warehouse, and drones!", {}],
+        ["filtered by HQ country", "freight shipping logistics", location(["FR", "JP"], [])],
+        ["filtered by stage and range", "clinic patients dental", { fundingStages: ["seed", "series_a", "growth"], employeesMin: 10 }],
+        ["excluded ids", "cloud security", { excludeIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }],
+      ] as [string, string, OrganizationFilter][])("ranks by BM25 as Lucene does: %s", async (_name, text, filter) => {
+        const want = ranked(text, filter);
+        expect(want.length).toBeGreaterThan(3);
+        expect(await searchText(text, filter)).toEqual(want);
+        expect(await searchText(text, filter, { size: 3 })).toEqual(want.slice(0, 3));
+      });
+
+      it("searches customer texts only of organizations with a customer vector", async () => {
+        const want = ranked("hiring payroll tutoring", {}, "customer");
+        expect(want.length).toBeGreaterThan(3);
+        const got = await searchText("hiring payroll tutoring", {}, { kind: "customer" });
+        expect(got).toEqual(want);
+        const withCustomer = new Set(records.filter((r) => r.customerVector).map((r) => r.organization.id));
+        expect(got.every((id) => withCustomer.has(id))).toBe(true);
+      });
+
+      it("finds nothing for words no organization has, or for stop words only", async () => {
+        expect(await searchText("zeppelin")).toEqual([]);
+        expect(await searchText("the of and a")).toEqual([]);
+        expect(await searchText("robots", location(["ZZ"], []))).toEqual([]);
+      });
+
+      it("similarities are the cosines search() reports, for the ids with such a vector", async () => {
+        const query = unitVector(DIM, rng(3));
+        const hits = await opened.store.search({ vector: query, kind: "customer", filter: {}, offset: 0, size: 20 });
+        const withoutCustomer = records.find((r) => !r.customerVector)?.organization.id as number;
+        const got = await opened.store.similarities(query, "customer", [...hits.map((h) => h.organization.id), withoutCustomer, 99_999]);
+        expect(got.size).toBe(hits.length);
+        for (const h of hits) expect(got.get(h.organization.id)).toBeCloseTo(h.score, 12);
+        const profile = await opened.store.similarities(query, "profile", [withoutCustomer]);
+        expect(profile.get(withoutCustomer)).toBeCloseTo(dot(query, records[withoutCustomer - 1]?.profileVector as Float32Array), 12);
+      });
+    });
+
+    describe("word search after writes", () => {
+      let opened: OpenedOrganizationStore | undefined;
+      afterEach(async () => {
+        await opened?.cleanup();
+        opened = undefined;
+      });
+
+      it("finds a replaced organization by its new words only, and a deleted one not at all", async () => {
+        opened = await options.open();
+        const { store } = opened;
+        const records = randomRecords(20, DIM, 5).map((r) => ({ ...r, organization: { ...r.organization, description: `Plain company number ${r.organization.id}` } }));
+        await store.upsert(records, MODEL);
+        const seven = records[6] as OrganizationRecord;
+        await store.upsert([{ ...seven, organization: { ...seven.organization, description: "Orbital satellite imagery" } }], MODEL);
+        expect(await store.searchText({ text: "satellite", kind: "profile", filter: {}, size: 10 })).toEqual([7]);
+        expect(await store.searchText({ text: "plain company", kind: "profile", filter: {}, size: 50 })).not.toContain(7);
+        await store.delete(7);
+        expect(await store.searchText({ text: "satellite", kind: "profile", filter: {}, size: 10 })).toEqual([]);
+        expect(await store.similarities(seven.profileVector, "profile", [7])).toEqual(new Map());
       });
     });
 

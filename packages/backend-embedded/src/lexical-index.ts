@@ -1,0 +1,206 @@
+/**
+ * The embedded backend's word index: an inverted index over the MemoryIndex rows, scored with
+ * BM25 exactly as Lucene scores it (so Elasticsearch and this backend rank alike): idf
+ * ln(1 + (N − df + 0.5) / (df + 0.5)), document lengths stored as Lucene's one-byte norms, and
+ * freq / (freq + k1 · (1 − b + b · length / avgLength)).
+ *
+ * Written here rather than taken from a library: hybrid search sends whole descriptions as
+ * queries and must filter by the same typed-array columns as the vector scan; the libraries
+ * tried (MiniSearch, SQLite FTS5) either took a second per such query on 42k organizations or
+ * could not apply the filters before ranking.
+ *
+ * Postings are appended per slot; a removed or replaced document leaves its postings behind as
+ * dead slots (skipped, and not counted in df) until a compaction drops them.
+ */
+import { BM25 } from "@orgsim/core";
+import { TopK } from "./top-k";
+
+/** Lucene's SmallFloat.intToByte4 / byte4ToInt: lengths under 24 exact, above that 4 significant bits. */
+const NUM_FREE_VALUES = 24;
+function longToInt4(i: number): number {
+  const numBits = 32 - Math.clz32(i);
+  if (numBits < 4) return i;
+  const shift = numBits - 4;
+  return ((i >>> shift) & 0x07) | ((shift + 1) << 3);
+}
+function int4ToLong(i: number): number {
+  const bits = i & 0x07;
+  const shift = (i >>> 3) - 1;
+  return shift === -1 ? bits : (bits | 0x08) * 2 ** shift;
+}
+/** The document length BM25 sees for a field of `length` terms. */
+export function luceneLength(length: number): number {
+  if (length < NUM_FREE_VALUES) return length;
+  return NUM_FREE_VALUES + int4ToLong(longToInt4(length - NUM_FREE_VALUES));
+}
+
+/** Growable postings of one term: the slots holding it and the term's frequency there. */
+class Postings {
+  slots = new Int32Array(4);
+  freqs = new Uint16Array(4);
+  length = 0;
+
+  push(slot: number, freq: number): void {
+    if (this.length === this.slots.length) {
+      const slots = new Int32Array(this.length * 2);
+      slots.set(this.slots);
+      this.slots = slots;
+      const freqs = new Uint16Array(this.length * 2);
+      freqs.set(this.freqs);
+      this.freqs = freqs;
+    }
+    this.slots[this.length] = slot;
+    this.freqs[this.length++] = Math.min(freq, 0xffff);
+  }
+}
+
+export interface LexicalHit {
+  row: number;
+  score: number;
+}
+
+export class LexicalIndex {
+  private postings = new Map<string, Postings>();
+  /** Slot -> row (-1 once the slot is dead); row -> slot (-1 when the row has no text). */
+  private slotRow = new Int32Array(1024);
+  private slotLength = new Float64Array(1024);
+  private rowSlot = new Int32Array(1024).fill(-1);
+  private slots = 0;
+  private live = 0;
+  private dead = 0;
+  private totalLength = 0;
+  private scores = new Float64Array(0);
+
+  /** Documents indexed. */
+  get size(): number {
+    return this.live;
+  }
+
+  /** Indexes `terms` as the text of `row`, replacing what the row had; null or no terms leaves the row without text. */
+  set(row: number, terms: readonly string[] | null): void {
+    this.clear(row);
+    if (!terms || terms.length === 0) return;
+    if (this.slots === this.slotRow.length) this.growSlots();
+    if (row >= this.rowSlot.length) this.growRows(row + 1);
+    const slot = this.slots++;
+    const counts = new Map<string, number>();
+    for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const [term, freq] of counts) {
+      let p = this.postings.get(term);
+      if (!p) {
+        p = new Postings();
+        this.postings.set(term, p);
+      }
+      p.push(slot, freq);
+    }
+    this.slotRow[slot] = row;
+    this.slotLength[slot] = terms.length;
+    this.rowSlot[row] = slot;
+    this.live++;
+    this.totalLength += terms.length;
+  }
+
+  /** Removes the text of `row`. */
+  clear(row: number): void {
+    const slot = row < this.rowSlot.length ? (this.rowSlot[row] as number) : -1;
+    if (slot < 0) return;
+    this.rowSlot[row] = -1;
+    this.slotRow[slot] = -1;
+    this.live--;
+    this.dead++;
+    this.totalLength -= this.slotLength[slot] as number;
+    if (this.dead > 1024 && this.dead > this.live / 4) this.compact();
+  }
+
+  /** The document of row `from` now lives at row `to` (whose own text was cleared first). */
+  move(from: number, to: number): void {
+    const slot = from < this.rowSlot.length ? (this.rowSlot[from] as number) : -1;
+    if (from < this.rowSlot.length) this.rowSlot[from] = -1;
+    if (slot < 0) return;
+    if (to >= this.rowSlot.length) this.growRows(to + 1);
+    this.rowSlot[to] = slot;
+    this.slotRow[slot] = to;
+  }
+
+  /**
+   * The `size` best rows for the query terms (OR), BM25 desc, then by `ids[row]` asc; only rows
+   * with `allowed[row]` set when `allowed` is given.
+   */
+  search(queryTerms: readonly string[], size: number, allowed: Uint8Array | null, ids: Float64Array): LexicalHit[] {
+    if (size <= 0 || this.live === 0) return [];
+    if (this.scores.length < this.slots) this.scores = new Float64Array(this.slotRow.length);
+    const { k1, b } = BM25;
+    const n = this.live;
+    const avgLength = this.totalLength / n || 1;
+    const scores = this.scores;
+    const touched: number[] = [];
+    for (const term of new Set(queryTerms)) {
+      const p = this.postings.get(term);
+      if (!p) continue;
+      const { slots, freqs } = p;
+      // df counts live documents only, so a ranking never depends on the history of writes.
+      let df = 0;
+      for (let j = 0; j < p.length; j++) if ((this.slotRow[slots[j] as number] as number) >= 0) df++;
+      if (df === 0) continue;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      for (let j = 0; j < p.length; j++) {
+        const slot = slots[j] as number;
+        const row = this.slotRow[slot] as number;
+        if (row < 0 || (allowed && !allowed[row])) continue;
+        const freq = freqs[j] as number;
+        const norm = k1 * (1 - b + (b * luceneLength(this.slotLength[slot] as number)) / avgLength);
+        if (scores[slot] === 0) touched.push(slot);
+        scores[slot] = (scores[slot] as number) + (idf * freq) / (freq + norm);
+      }
+    }
+    const best = new TopK(size, ids);
+    for (const slot of touched) {
+      best.offer(this.slotRow[slot] as number, scores[slot] as number);
+      scores[slot] = 0;
+    }
+    return best.sorted();
+  }
+
+  /** Drops dead slots from every posting list, renumbering the live ones densely. */
+  private compact(): void {
+    const renumber = new Int32Array(this.slots).fill(-1);
+    let next = 0;
+    for (let slot = 0; slot < this.slots; slot++) {
+      const row = this.slotRow[slot] as number;
+      if (row < 0) continue;
+      renumber[slot] = next;
+      this.slotRow[next] = row;
+      this.slotLength[next] = this.slotLength[slot] as number;
+      this.rowSlot[row] = next;
+      next++;
+    }
+    const postings = new Map<string, Postings>();
+    for (const [term, p] of this.postings) {
+      const kept = new Postings();
+      for (let j = 0; j < p.length; j++) {
+        const slot = renumber[p.slots[j] as number] as number;
+        if (slot >= 0) kept.push(slot, p.freqs[j] as number);
+      }
+      if (kept.length > 0) postings.set(term, kept);
+    }
+    this.postings = postings;
+    this.slots = next;
+    this.dead = 0;
+  }
+
+  private growSlots(): void {
+    const capacity = this.slotRow.length * 2;
+    const slotRow = new Int32Array(capacity);
+    slotRow.set(this.slotRow);
+    this.slotRow = slotRow;
+    const slotLength = new Float64Array(capacity);
+    slotLength.set(this.slotLength);
+    this.slotLength = slotLength;
+  }
+
+  private growRows(atLeast: number): void {
+    const rowSlot = new Int32Array(Math.max(atLeast, this.rowSlot.length * 2)).fill(-1);
+    rowSlot.set(this.rowSlot);
+    this.rowSlot = rowSlot;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * Reciprocal rank fusion (Cormack, Clarke & Büttcher, 2009): each id scores the sum, over the
+ * rankings that hold it, of 1 / (k + rank), rank counted from 1. It needs no score calibration
+ * between BM25 and cosine, which is why hybrid search fuses ranks rather than scores.
+ */
+export const RRF_K = 60;
+
+/** Fused ranking of several rankings (ids, best first): best first, ties by id ascending. */
+export function reciprocalRankFusion(rankings: readonly (readonly number[])[], k = RRF_K): number[] {
+  const scores = new Map<number, number>();
+  for (const ranking of rankings) {
+    ranking.forEach((id, i) => {
+      scores.set(id, (scores.get(id) ?? 0) + 1 / (k + i + 1));
+    });
+  }
+  return [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+}
