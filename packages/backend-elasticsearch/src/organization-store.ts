@@ -12,6 +12,7 @@ import {
   type OrganizationRecord,
   type OrganizationStore,
   OrgsimError,
+  type ScoredId,
   type ScoredOrganization,
   type TextQuery,
   type VectorKind,
@@ -195,6 +196,17 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
   }
 
   async search(query: VectorQuery): Promise<ScoredOrganization[]> {
+    return this.knn(query, true);
+  }
+
+  async rank(query: VectorQuery): Promise<ScoredId[]> {
+    return (await this.knn(query, false)).map(({ organization, score }) => ({ id: organization.id, score }));
+  }
+
+  /** The kNN ranking, with the organizations (or, without them, only their ids: `_source` parsing is most of the cost). */
+  private async knn(query: VectorQuery, withDocuments: true): Promise<ScoredOrganization[]>;
+  private async knn(query: VectorQuery, withDocuments: false): Promise<{ organization: Pick<Organization, "id">; score: number }[]>;
+  private async knn(query: VectorQuery, withDocuments: boolean): Promise<{ organization: Pick<Organization, "id">; score: number }[]> {
     const k = query.offset + query.size;
     if (k <= 0 || query.size <= 0) return [];
     if (k > MAX_CANDIDATES) throw new OrgsimError("VALIDATION_FAILED", `Elasticsearch ranks at most ${MAX_CANDIDATES} hits; asked for ${k}`);
@@ -225,7 +237,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
           sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
           from: plan.from,
           size: plan.size,
-          _source: { includes: ["doc", field] },
+          _source: { includes: withDocuments ? ["doc", field] : [field] },
           track_total_hits: false,
         });
         hits = response.hits.hits;
@@ -248,7 +260,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
         const v = source?.[field];
         if (!source || !v) return [];
         const score = cosine(q, qNorm, v);
-        return score >= minScore ? [{ organization: source.doc, score }] : [];
+        return score >= minScore ? [{ organization: withDocuments ? source.doc : { id: Number(hit._id) }, score }] : [];
       });
       scored.sort((a, b) => b.score - a.score || a.organization.id - b.organization.id);
       return scored.slice(query.offset - plan.from, k - plan.from);

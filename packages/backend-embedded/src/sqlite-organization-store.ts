@@ -12,6 +12,7 @@ import {
   type OrganizationRecord,
   type OrganizationStore,
   OrgsimError,
+  type ScoredId,
   type ScoredOrganization,
   type TextQuery,
   type VectorKind,
@@ -143,6 +144,15 @@ export class SqliteOrganizationStore implements OrganizationStore {
   }
 
   async search(query: VectorQuery): Promise<ScoredOrganization[]> {
+    const hits = await this.rank(query);
+    const organizations = new Map((await this.getMany(hits.map((h) => h.id))).map((o) => [o.id, o]));
+    return hits.flatMap(({ id, score }) => {
+      const organization = organizations.get(id);
+      return organization ? [{ organization, score }] : [];
+    });
+  }
+
+  async rank(query: VectorQuery): Promise<ScoredId[]> {
     this.catchUp();
     const index = this.index;
     if (!index || index.size === 0) return [];
@@ -150,12 +160,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       throw new OrgsimError("CONFLICT", `The query vector has ${query.vector.length} dimensions; the stored vectors have ${index.dimension}`);
     }
     // Filter first, then rank only the candidates: a filtered query fills its page whenever enough organizations match.
-    const hits = index.rank(query.vector, query.kind, index.filterRows(query.filter), query);
-    const organizations = new Map((await this.getMany(hits.map((h) => h.id))).map((o) => [o.id, o]));
-    return hits.flatMap(({ id, score }) => {
-      const organization = organizations.get(id);
-      return organization ? [{ organization, score }] : [];
-    });
+    return index.rank(query.vector, query.kind, index.filterRows(query.filter), query);
   }
 
   async searchText(query: TextQuery): Promise<number[]> {

@@ -50,6 +50,9 @@ export function inMemoryService() {
     search: async () => {
       throw new Error("not used by the importer tests");
     },
+    rank: async () => {
+      throw new Error("not used by the importer tests");
+    },
     searchText: async () => {
       throw new Error("not used by the importer tests");
     },

@@ -55,6 +55,12 @@ export interface TextQuery {
   size: number;
 }
 
+export interface ScoredId {
+  id: number;
+  /** Cosine similarity, as ScoredOrganization.score. */
+  score: number;
+}
+
 export interface ScoredOrganization {
   organization: Organization;
   /** Cosine similarity of the query vector and the organization's vector. */
@@ -79,6 +85,8 @@ export interface OrganizationStore {
   delete(id: number): Promise<boolean>;
   count(): Promise<number>;
   search(query: VectorQuery): Promise<ScoredOrganization[]>;
+  /** The same ranking as search(), ids and scores only (hybrid search fetches documents for its page alone). */
+  rank(query: VectorQuery): Promise<ScoredId[]>;
   /**
    * Ids of the organizations whose `kind` text best matches the query, best first (BM25 desc, id
    * asc), filtered like search(); only organizations that have a `kind` vector.

@@ -146,16 +146,16 @@ export class SearchService {
    */
   private async hybridPage(query: RankingQuery, offset: number, size: number): Promise<ScoredOrganization[]> {
     const [vectorHits, wordIds] = await Promise.all([
-      this.store.search({ ...query, offset: 0, size: FUSION_DEPTH }),
+      this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH }),
       this.store.searchText({ text: query.text, kind: query.kind, filter: query.filter, size: FUSION_DEPTH }),
     ]);
-    const scores = new Map(vectorHits.map((h) => [h.organization.id, h.score]));
-    const documents = new Map<number, Organization>(vectorHits.map((h) => [h.organization.id, h.organization]));
+    const scores = new Map(vectorHits.map((h) => [h.id, h.score]));
+    const documents = new Map<number, Organization>();
     const wordsOnly = wordIds.filter((id) => !scores.has(id));
     for (const [id, score] of await this.store.similarities(query.vector, query.kind, wordsOnly)) {
       if (score >= (query.minScore ?? Number.NEGATIVE_INFINITY)) scores.set(id, score);
     }
-    const fused = reciprocalRankFusion([vectorHits.map((h) => h.organization.id), wordIds.filter((id) => scores.has(id))]).slice(0, FUSION_DEPTH);
+    const fused = reciprocalRankFusion([vectorHits.map((h) => h.id), wordIds.filter((id) => scores.has(id))]).slice(0, FUSION_DEPTH);
 
     let ids = fused.slice(offset, offset + size);
     if (offset + size > fused.length && vectorHits.length === FUSION_DEPTH) {

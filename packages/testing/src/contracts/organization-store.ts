@@ -209,6 +209,19 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         expect((await search({}, { minScore: -0.2 })).map((h) => h.organization.id)).toEqual(expected(records, query, "profile", {}, -0.2).map((h) => h.id));
       });
 
+      it("rank() is search() without the documents: the same ids and scores", async () => {
+        for (const [filter, more] of [
+          [{}, { size: 50 }],
+          [location(["FR"], [], false), { kind: "customer" as VectorKind, offset: 3, size: 20 }],
+          [{ employeesMin: 100 }, { minScore: 0.2 }],
+        ] as const) {
+          const q = { vector: query, kind: "kind" in more ? more.kind : ("profile" as VectorKind), filter, offset: "offset" in more ? more.offset : 0, size: "size" in more ? more.size : 1000, ...("minScore" in more ? { minScore: more.minScore } : {}) };
+          const full = await opened.store.search(q);
+          expect(full.length).toBeGreaterThan(0);
+          expect(await opened.store.rank(q)).toEqual(full.map((h) => ({ id: h.organization.id, score: h.score })));
+        }
+      });
+
       it("excluded ids do not use up a page", async () => {
         const top = expected(records, query, "profile", {}).map((h) => h.id);
         const hits = await search({ excludeIds: top.slice(0, 3) }, { size: 5 });
