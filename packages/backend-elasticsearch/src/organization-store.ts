@@ -70,6 +70,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
   private closed = false;
   private info: { value: IndexInfo; at: number } | null = null;
   private model: { value: VectorModel | null; at: number } | null = null;
+  private upgrading: Promise<void> | null = null;
 
   constructor(
     private readonly client: Client,
@@ -474,7 +475,14 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
    */
   private async upgradeWordFields(info: IndexInfo): Promise<void> {
     if (info.words) return;
-    const index = info.index;
+    // Concurrent first searches share one upgrade.
+    this.upgrading ??= this.addWordFields(info.index).finally(() => {
+      this.upgrading = null;
+    });
+    await this.upgrading;
+  }
+
+  private async addWordFields(index: string): Promise<void> {
     const settings = (await this.client.indices.getSettings({ index, name: "index.analysis.analyzer.orgsim_text*" }))[index]?.settings;
     if (!settings?.index?.analysis) {
       await this.client.indices.close({ index, wait_for_active_shards: 0 });
@@ -501,7 +509,8 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
       if (failed) throw new OrgsimError("INTERNAL", `Adding the word fields to ${index} failed at organization ${failed.update?._id}: ${failed.update?.error?.reason}`);
     }
     await this.client.indices.refresh({ index });
-    await this.client.indices.putMapping({ index, _meta: { ...info.meta, orgsim_schema: ORGSIM_SCHEMA } as unknown as estypes.Metadata });
+    const { meta } = this.validate(await this.readIndex());
+    await this.client.indices.putMapping({ index, _meta: { ...meta, orgsim_schema: ORGSIM_SCHEMA } as unknown as estypes.Metadata });
     this.info = null;
   }
 }

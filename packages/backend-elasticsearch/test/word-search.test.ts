@@ -74,7 +74,9 @@ describe("elasticsearch: word search", () => {
     const backend = await indices.open({}, prefix);
     try {
       const store = backend.organizations;
-      expect(await store.searchText({ text: "satellite imagery", kind: "profile", filter: {}, size: 10 })).toEqual([701]);
+      // Several first searches at once share the one upgrade.
+      const first = await Promise.all(Array.from({ length: 4 }, () => store.searchText({ text: "satellite imagery", kind: "profile", filter: {}, size: 10 })));
+      expect(first).toEqual(Array.from({ length: 4 }, () => [701]));
       expect(await store.count()).toBe(1200);
       for (const r of [records[0], records[700], records[1199]] as OrganizationRecord[]) {
         expect(await store.get(r.organization.id)).toEqual(r.organization);
