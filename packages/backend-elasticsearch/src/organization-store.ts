@@ -204,7 +204,10 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
     return (await this.knn(query, false)).map(({ organization, score }) => ({ id: organization.id, score }));
   }
 
-  /** The kNN ranking, with the organizations (or, without them, only their ids: `_source` parsing is most of the cost). */
+  /**
+   * The kNN ranking, with the organizations and exact scores; or only ids with Elasticsearch's own
+   * float32 scores (no `_source`: parsing it is most of a big ranking's cost).
+   */
   private async knn(query: VectorQuery, withDocuments: true): Promise<ScoredOrganization[]>;
   private async knn(query: VectorQuery, withDocuments: false): Promise<{ organization: Pick<Organization, "id">; score: number }[]>;
   private async knn(query: VectorQuery, withDocuments: boolean): Promise<{ organization: Pick<Organization, "id">; score: number }[]> {
@@ -238,7 +241,8 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
           sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
           from: plan.from,
           size: plan.size,
-          _source: { includes: withDocuments ? ["doc", field] : [field] },
+          // Without documents, no _source at all: ES parses each hit's whole stored source to filter it.
+          _source: withDocuments ? { includes: ["doc", field] } : false,
           track_total_hits: false,
         });
         hits = response.hits.hits;
@@ -252,6 +256,14 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
         break;
       }
 
+      if (!withDocuments) {
+        // Elasticsearch's own cosine (float32; `_score` = (1 + cosine) / 2, re-scored with the float vectors when quantized).
+        const minScore = query.minScore ?? Number.NEGATIVE_INFINITY;
+        return hits
+          .map((hit) => ({ organization: { id: Number(hit._id) }, score: 2 * (hit._score ?? 0) - 1 }))
+          .filter((h) => h.score >= minScore)
+          .slice(query.offset - plan.from, k - plan.from);
+      }
       // Exact float64 scores from the float32 vectors, then score desc, id asc; then the page.
       const q = Float64Array.from(query.vector);
       const qNorm = squaredNorm(q);
@@ -261,7 +273,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
         const v = source?.[field];
         if (!source || !v) return [];
         const score = cosine(q, qNorm, v);
-        return score >= minScore ? [{ organization: withDocuments ? source.doc : { id: Number(hit._id) }, score }] : [];
+        return score >= minScore ? [{ organization: source.doc, score }] : [];
       });
       scored.sort((a, b) => b.score - a.score || a.organization.id - b.organization.id);
       return scored.slice(query.offset - plan.from, k - plan.from);

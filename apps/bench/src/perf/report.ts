@@ -58,7 +58,7 @@ export function markdown(results: PerfResults): string {
     `- **Machine**: ${m.cpu}, ${m.cores} cores, ${m.ram_gib} GiB RAM, ${m.os}; Node ${m.node}; ${m.java ?? "Java"}; Elasticsearch ${m.elasticsearch ?? "?"}.`,
     `- **When**: ${dates} (commit \`${(m.git_commit ?? "?").slice(0, 12)}\`${m.git_dirty ? " plus uncommitted changes" : ""}).` +
       (sharedAny
-        ? ` **The machine was shared**: other engineers' test suites ran at the same time (load average ${scales.map(([l, s]) => `${l}: ${s.run.load_at_start[0]} → ${s.run.load_at_end?.[0] ?? "?"}`).join("; ")}), and the bench ran under \`nice -n ${m.nice}\`. Absolute numbers are pessimistic and noisier than on an idle machine; the comparisons between backends and scales are what to read.`
+        ? ` **The machine was shared**: other jobs (test suites, the quality benchmark) ran at the same time (load average ${scales.map(([l, s]) => `${l}: ${s.run.load_at_start[0]} → ${s.run.load_at_end?.[0] ?? "?"}`).join("; ")}), and the bench ran under \`nice -n ${m.nice}\`. Absolute numbers are pessimistic and noisier than on an idle machine; the comparisons between backends and scales are what to read.`
         : ""),
     `- **Command**: \`${scales.length ? [...new Set(scales.map(([, s]) => s.run.command))].join("` and `") : results.command}\`${m.nice > 0 ? ` (run as \`nice -n ${m.nice} …\`)` : ""}.`,
     "",

@@ -85,7 +85,10 @@ export interface OrganizationStore {
   delete(id: number): Promise<boolean>;
   count(): Promise<number>;
   search(query: VectorQuery): Promise<ScoredOrganization[]>;
-  /** The same ranking as search(), ids and scores only (hybrid search fetches documents for its page alone). */
+  /**
+   * The same ranking as search(), ids and scores only, for hybrid search, which fetches documents
+   * and exact scores for its page alone. Scores may be the backend's own approximation (float32).
+   */
   rank(query: VectorQuery): Promise<ScoredId[]>;
   /**
    * Ids of the organizations whose `kind` text best matches the query, best first (BM25 desc, id

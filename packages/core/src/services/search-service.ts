@@ -4,7 +4,6 @@ import { lexicalTextsOf } from "../domain/lexical";
 import { reciprocalRankFusion } from "../domain/rank-fusion";
 import { OrgsimError } from "../errors";
 import type { Embedder } from "../ports/embedder";
-import type { Organization } from "../schemas/organization";
 import type { OrganizationFilter, OrganizationStore, ScoredOrganization, VectorKind } from "../ports/organization-store";
 import type {
   SearchFilterInput,
@@ -149,31 +148,30 @@ export class SearchService {
       this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH }),
       this.store.searchText({ text: query.text, kind: query.kind, filter: query.filter, size: FUSION_DEPTH }),
     ]);
-    const scores = new Map(vectorHits.map((h) => [h.id, h.score]));
-    const documents = new Map<number, Organization>();
-    const wordsOnly = wordIds.filter((id) => !scores.has(id));
-    for (const [id, score] of await this.store.similarities(query.vector, query.kind, wordsOnly)) {
-      if (score >= (query.minScore ?? Number.NEGATIVE_INFINITY)) scores.set(id, score);
+    const minScore = query.minScore ?? Number.NEGATIVE_INFINITY;
+    const ranked = new Set(vectorHits.map((h) => h.id));
+    let words = wordIds;
+    if (query.minScore !== undefined) {
+      // A word match below the floor is no candidate: its cosine decides.
+      const wordsOnly = await this.store.similarities(query.vector, query.kind, wordIds.filter((id) => !ranked.has(id)));
+      words = wordIds.filter((id) => ranked.has(id) || (wordsOnly.get(id) ?? Number.NEGATIVE_INFINITY) >= minScore);
     }
-    const fused = reciprocalRankFusion([vectorHits.map((h) => h.id), wordIds.filter((id) => scores.has(id))]).slice(0, FUSION_DEPTH);
+    const fused = reciprocalRankFusion([vectorHits.map((h) => h.id), words]).slice(0, FUSION_DEPTH);
 
     let ids = fused.slice(offset, offset + size);
     if (offset + size > fused.length && vectorHits.length === FUSION_DEPTH) {
       // Past the fused places: the vector ranking continues, less what the fusion already placed.
       const placed = new Set(fused);
-      const deeper = await this.store.search({ ...query, offset: 0, size: offset + size + fused.length });
-      const rest = deeper.filter((h) => !placed.has(h.organization.id));
-      for (const h of rest) {
-        scores.set(h.organization.id, h.score);
-        documents.set(h.organization.id, h.organization);
-      }
-      ids = [...fused, ...rest.map((h) => h.organization.id)].slice(offset, offset + size);
+      const deeper = await this.store.rank({ ...query, offset: 0, size: offset + size + fused.length });
+      ids = [...fused, ...deeper.filter((h) => !placed.has(h.id)).map((h) => h.id)].slice(offset, offset + size);
     }
-    const missing = ids.filter((id) => !documents.has(id));
-    for (const organization of await this.store.getMany(missing)) documents.set(organization.id, organization);
+    // Exact scores and documents for the page only.
+    const [scores, documents] = await Promise.all([this.store.similarities(query.vector, query.kind, ids), this.store.getMany(ids)]);
+    const byId = new Map(documents.map((o) => [o.id, o]));
     return ids.flatMap((id) => {
-      const organization = documents.get(id);
-      return organization ? [{ organization, score: scores.get(id) as number }] : [];
+      const organization = byId.get(id);
+      const score = scores.get(id);
+      return organization && score !== undefined && score >= minScore ? [{ organization, score }] : [];
     });
   }
 }
