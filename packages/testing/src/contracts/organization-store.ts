@@ -220,7 +220,7 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
           expect(full.length).toBeGreaterThan(0);
           const ranked = await opened.store.rank(q);
           expect(ranked.map((h) => h.id)).toEqual(full.map((h) => h.organization.id));
-          ranked.forEach((h, i) => expect(Math.abs(h.score - (full[i] as { score: number }).score)).toBeLessThan(1e-6));
+          for (const [i, h] of ranked.entries()) expect(Math.abs(h.score - (full[i] as { score: number }).score)).toBeLessThan(1e-6);
         }
       });
 
