@@ -291,6 +291,9 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
       await this.upgradeWordFields(info);
       const response = await this.client.search({
         index: this.name.alias,
+        // BM25 of the whole index, as the core defines it: each shard alone would score with its own
+        // term and length statistics. (On one shard Elasticsearch skips the extra round.)
+        search_type: "dfs_query_then_fetch",
         query: { bool: { must: [{ match: { [TEXT_FIELD[query.kind]]: { query: terms.join(" ") } } }], filter: [filterQuery(query.filter, query.kind)] } },
         sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
         size: query.size,

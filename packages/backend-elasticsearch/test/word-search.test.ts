@@ -3,10 +3,10 @@
  * index made before word search is upgraded in place without losing anything. (The ranking itself
  * is checked against a brute-force BM25 by the shared OrganizationStore contract.)
  */
-import { lexicalTerms, type OrganizationRecord } from "@orgsim/core";
-import { randomRecords } from "@orgsim/testing";
-import { afterAll, describe, expect, it } from "vitest";
-import { indexNames } from "../src/index";
+import { lexicalTerms, type OrganizationFilter, type OrganizationRecord, type VectorKind } from "@orgsim/core";
+import { expectedText, location, randomRecords, rng, unitVector } from "@orgsim/testing";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { type ElasticsearchBackend, indexNames } from "../src/index";
 import { organizationMappings, VECTOR_FIELD } from "../src/organization-document";
 import { prefixes, rawClient } from "./helpers";
 
@@ -96,6 +96,121 @@ describe("elasticsearch: word search", () => {
     } finally {
       await backend.close();
       await client.close();
+    }
+  });
+});
+
+describe("elasticsearch: word ranking", () => {
+  let backend: ElasticsearchBackend | undefined;
+  afterEach(async () => {
+    await backend?.close();
+    backend = undefined;
+  });
+
+  /** Records whose profile text is `name` and `description`, with customer texts on every other one. */
+  const worded = (texts: [name: string, description: string][], seed = 1): OrganizationRecord[] => {
+    const random = rng(seed);
+    return randomRecords(texts.length, DIM, seed).map((r, i) => {
+      const [name, description] = texts[i] as [string, string];
+      const customer = i % 2 === 0 ? `${description} buyers` : null;
+      return {
+        organization: { ...r.organization, name, description, categories: [], customer_description: customer },
+        profileVector: r.profileVector,
+        customerVector: customer ? unitVector(DIM, random) : null,
+      };
+    });
+  };
+
+  it("answers an empty ranking and no similarities while there is no index", async () => {
+    backend = await indices.open();
+    const store = backend.organizations;
+    expect(await store.searchText({ text: "robots", kind: "profile", filter: {}, size: 10 })).toEqual([]);
+    expect(await store.similarities(unitVector(DIM, rng(1)), "profile", [1, 2])).toEqual(new Map());
+  });
+
+  it("puts the organization the query names first, and finds nothing, without error, for a text without terms", async () => {
+    backend = await indices.open();
+    const store = backend.organizations;
+    const records = worded([
+      ["Harbor Freight Analytics", "Freight freight freight: rates for freight brokers"],
+      ["Northwind Freight", "Software for shipping lines"],
+      ["Northwind Bakery", "Bread and freight of flour"],
+      ["Bluewater Logistics", "Freight forwarding by sea"],
+      ["Plain Company", "Nothing to see"],
+    ]);
+    await store.upsert(records, MODEL);
+    const got = await store.searchText({ text: "Northwind Freight", kind: "profile", filter: {}, size: 10 });
+    expect(got[0]).toBe(2);
+    expect(got).toEqual(expectedText(records, "Northwind Freight", "profile", {}).map((h) => h.id));
+    expect(got).not.toContain(5);
+    for (const text of ["", "   ", "The of AND a", "!!! --- ??? …"]) {
+      expect(lexicalTerms(text)).toEqual([]);
+      expect(await store.searchText({ text, kind: "profile", filter: {}, size: 10 }), JSON.stringify(text)).toEqual([]);
+    }
+  });
+
+  it("ranks equal texts by id ascending, also when written highest id first in several batches", async () => {
+    backend = await indices.open();
+    const store = backend.organizations;
+    const records = worded(Array.from({ length: 30 }, () => ["Same Name", "Identical description of a tie"] as [string, string]));
+    const reversed = [...records].reverse();
+    for (let i = 0; i < reversed.length; i += 10) await store.upsert(reversed.slice(i, i + 10), MODEL);
+    const search = (filter: OrganizationFilter, size: number) => store.searchText({ text: "identical tie", kind: "profile", filter, size });
+    expect(await search({}, 5)).toEqual([1, 2, 3, 4, 5]);
+    expect(await search({ excludeIds: [1, 2, 4] }, 4)).toEqual([3, 5, 6, 7]);
+    expect(await search({}, 100)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+  });
+
+  it("ranks on several shards as on one: BM25 statistics of the whole index, filters, customer texts, excluded ids", async () => {
+    const prefix = indices.next();
+    backend = await indices.open({ shards: 3 }, prefix);
+    const store = backend.organizations;
+    const vocabulary = "payments fraud robots warehouse logistics solar battery clinic patients dental insurance freight".split(" ");
+    const random = rng(17);
+    const words = (n: number) => Array.from({ length: n }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(" ");
+    const records = randomRecords(240, DIM, 23).map((r) => ({
+      ...r,
+      organization: {
+        ...r.organization,
+        description: `${words(2 + Math.floor(random() * 8))}.`,
+        categories: [],
+        ...(r.organization.customer_description ? { customer_description: words(1 + Math.floor(random() * 5)) } : {}),
+      },
+    }));
+    await store.upsert(records, MODEL);
+    const client = rawClient();
+    const settings = await client.indices.getSettings({ index: indexNames(prefix).organizations.alias });
+    expect(Object.values(settings)[0]?.settings?.index?.number_of_shards).toBe("3");
+    await client.close();
+    const cases: [string, VectorKind, OrganizationFilter][] = [
+      ["robots warehouse", "profile", {}],
+      ["solar battery insurance", "profile", location(["FR", "DE"], ["US-CA"], false)],
+      ["clinic patients dental", "profile", { fundingStages: ["seed", "series_a", "growth"], excludeIds: [3, 5, 8] }],
+      ["payments fraud", "customer", {}],
+      ["freight logistics", "customer", { employeesMin: 10, foundedYearMin: 1980 }],
+    ];
+    for (const [text, kind, filter] of cases) {
+      const want = expectedText(records, text, kind, filter).map((h) => h.id);
+      expect(want.length, text).toBeGreaterThan(3);
+      expect(await store.searchText({ text, kind, filter, size: 1000 }), text).toEqual(want);
+      expect(await store.searchText({ text, kind, filter, size: 3 }), text).toEqual(want.slice(0, 3));
+    }
+    const withCustomer = new Set(records.filter((r) => r.customerVector).map((r) => r.organization.id));
+    const customers = await store.searchText({ text: vocabulary.join(" "), kind: "customer", filter: {}, size: 1000 });
+    expect(new Set(customers)).toEqual(withCustomer);
+  });
+
+  it("similarities are the cosines search() reports, exactly, and leave out missing documents and vectors", async () => {
+    backend = await indices.open();
+    const store = backend.organizations;
+    const records = randomRecords(40, DIM, 31);
+    await store.upsert(records, MODEL);
+    const query = unitVector(DIM, rng(5));
+    for (const kind of ["profile", "customer"] as VectorKind[]) {
+      const hits = await store.search({ vector: query, kind, filter: {}, offset: 0, size: 40 });
+      const ids = [...records.map((r) => r.organization.id), 404, 1, 1];
+      const got = await store.similarities(query, kind, ids);
+      expect(new Map(hits.map((h) => [h.organization.id, h.score]))).toEqual(got);
     }
   });
 });

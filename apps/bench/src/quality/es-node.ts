@@ -19,7 +19,8 @@ export function startEsNode(port: number, root = findRepoRoot()): EsNode {
   const script = join(root, "tools", "elasticsearch-node", "es.mjs");
   const started = spawnSync(process.execPath, [script, "start"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   if (started.status !== 0) throw new Error(`Elasticsearch did not start on port ${port} (exit ${started.status})`);
-  const url = started.stdout.trim().split("\n").pop() ?? `http://127.0.0.1:${port}`;
+  // `start` prints the URL, or "es: already running at <url> (…)" when a node was up.
+  const url = started.stdout.match(/https?:\/\/[^\s)]+/)?.[0] ?? `http://127.0.0.1:${port}`;
   return {
     url,
     port,
