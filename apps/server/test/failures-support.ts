@@ -141,10 +141,31 @@ export function inspectSqlite(dataDir: string): StoreState {
   }
 }
 
-/** The organizations index behind `<prefix>-organizations`, checked: ids, each document complete (its id, a profile vector). */
+type EsCall = (path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+/**
+ * Resolves once Elasticsearch runs no write task on `index` for three polls in a row (about
+ * 300 ms). A killed client does not stop Elasticsearch from finishing a bulk it already received:
+ * with `refresh=true` its documents would appear between an inspection's scan and its count.
+ */
+async function writesSettled(es: EsCall, index: string): Promise<void> {
+  let quietPolls = 0;
+  await waitFor(`Elasticsearch to finish its writes to ${index}`, async () => {
+    const tasks = await es("_tasks?actions=indices:data/write/*&detailed=true");
+    const nodes = Object.values((tasks.body.nodes ?? {}) as Record<string, { tasks: Record<string, { description?: string }> }>);
+    const writing = nodes.some((node) => Object.values(node.tasks).some((task) => task.description?.includes(index)));
+    quietPolls = writing ? 0 : quietPolls + 1;
+    return quietPolls >= 3 ? true : undefined;
+  });
+}
+
+/**
+ * The organizations index behind `<prefix>-organizations`, checked once no write to it is under
+ * way: ids, each document complete (its id, a profile vector), and a count that agrees.
+ */
 export async function inspectElasticsearch(url: string, prefix: string): Promise<StoreState> {
   const index = `${prefix}-organizations`;
-  const es = async (path: string, body?: unknown) => {
+  const es: EsCall = async (path, body) => {
     const response = await fetch(`${url}/${path}`, {
       method: body === undefined ? "GET" : "POST",
       headers: { "content-type": "application/json" },
@@ -152,6 +173,7 @@ export async function inspectElasticsearch(url: string, prefix: string): Promise
     });
     return { status: response.status, body: (await response.json()) as any };
   };
+  await writesSettled(es, index);
   const refreshed = await es(`${index}/_refresh`, {});
   if (refreshed.status === 404) return { ids: [], problems: [] };
   const problems: string[] = [];
@@ -181,6 +203,27 @@ export async function inspectElasticsearch(url: string, prefix: string): Promise
   const withoutVector = (await es(`${index}/_count`, { query: { bool: { must_not: { exists: { field: "profile_vector" } } } } })).body.count as number;
   if (withoutVector > 0) problems.push(`${withoutVector} documents without a profile vector`);
   return { ids: ids.sort((a, b) => a - b), problems };
+}
+
+/**
+ * How many organizations the store of `dataDir` holds now, while writers may still run: a cheap
+ * count for polling (inspectStore waits for writes to settle, which a running import never does).
+ */
+export async function countStored(dataDir: string): Promise<number> {
+  if (TEST_BACKEND === "embedded") {
+    const file = join(dataDir, "orgsim.sqlite");
+    if (!existsSync(file)) return 0;
+    const db = new Database(file, { timeout: 10_000, readonly: true });
+    try {
+      return db.prepare<[], number>("SELECT count(*) FROM organizations").pluck().get() as number;
+    } finally {
+      db.close();
+    }
+  }
+  const env = backendEnv(dataDir);
+  const index = `${env.ELASTICSEARCH_URL}/${env.ORGSIM_ES_INDEX_PREFIX}-organizations`;
+  if ((await fetch(`${index}/_refresh`, { method: "POST" })).status === 404) return 0;
+  return ((await (await fetch(`${index}/_count`)).json()) as { count: number }).count;
 }
 
 /** The store of `dataDir` on this run's backend (see backendEnv), inspected from outside. */
