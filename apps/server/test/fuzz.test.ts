@@ -1,7 +1,8 @@
 /**
  * Property-based fuzzing of the REST API from its own OpenAPI document, with schemathesis: it
- * generates requests from /openapi.json (valid and invalid ones, each operation alone and in
- * chains through the ids responses return) and checks every answer against the document: no 5xx,
+ * generates requests from /openapi.json (valid and invalid ones, each operation alone, and in a
+ * stateful phase chains that follow the document's links from a create to the get, update and
+ * delete of what it created) and checks every answer against the document: no 5xx,
  * only documented statuses, content types, bodies and headers, invalid input refused, the API key
  * required. Runs once per backend. Which checks run and why: tools/fuzz/schemathesis.toml.
  *
@@ -57,14 +58,15 @@ afterAll(async () => {
   removeDir(workDir);
 });
 
-/** The requests schemathesis made: one recorded interaction each, in its NDJSON event log. */
-async function countRequests(ndjson: string): Promise<number> {
-  let requests = 0;
+/** The requests schemathesis made per phase: one recorded interaction each, in its NDJSON event log. */
+async function countRequests(ndjson: string): Promise<Record<string, number>> {
+  const requests: Record<string, number> = {};
   for await (const line of createInterface({ input: createReadStream(ndjson) })) {
     // Only the scenario results carry interactions; skip parsing the rest.
     if (!line.startsWith('{"ScenarioFinished"')) continue;
-    const event = JSON.parse(line) as { ScenarioFinished: { recorder: { interactions?: Record<string, unknown> } } };
-    requests += Object.keys(event.ScenarioFinished.recorder.interactions ?? {}).length;
+    const event = JSON.parse(line) as { ScenarioFinished: { phase: string; recorder: { interactions?: Record<string, unknown> } } };
+    const { phase, recorder } = event.ScenarioFinished;
+    requests[phase] = (requests[phase] ?? 0) + Object.keys(recorder.interactions ?? {}).length;
   }
   return requests;
 }
@@ -97,8 +99,15 @@ it("answers every generated request as its OpenAPI document says, never with a 5
   );
   const seconds = Math.round((Date.now() - started) / 1000);
   const summary = /Test cases:\s*\n\s*(.+)/.exec(run.output)?.[1]?.trim() ?? "no summary";
-  const requests = await countRequests(ndjson).catch(() => 0);
-  console.log(`fuzz (${TEST_BACKEND}): ${requests} requests fuzzed in ${seconds} s, seed ${SEED}, ${EXAMPLES} examples per operation and phase (${summary})`);
+  const byPhase = await countRequests(ndjson).catch(() => ({}) as Record<string, number>);
+  const requests = Object.values(byPhase).reduce((sum, n) => sum + n, 0);
+  // "API Links: 12 covered / 26 selected / 26 total": how many declared links the stateful phase followed.
+  const links = /API Links:\s*(\d+) covered \/ (\d+) selected/.exec(run.output);
+  console.log(
+    `fuzz (${TEST_BACKEND}): ${requests} requests fuzzed in ${seconds} s (${Object.entries(byPhase)
+      .map(([phase, n]) => `${phase} ${n}`)
+      .join(", ")}; links followed ${links?.[1] ?? "?"} of ${links?.[2] ?? "?"}), seed ${SEED}, ${EXAMPLES} examples per operation and phase (${summary})`,
+  );
 
   // Each failure as schemathesis tells it, with the curl command that reproduces it.
   const failures = junitFailures(readFileSync(junit, "utf8"));
@@ -106,4 +115,7 @@ it("answers every generated request as its OpenAPI document says, never with a 5
   // Warnings or a run that stopped early show only in the output.
   expect(run.code, run.output.slice(-20_000)).toBe(0);
   expect(requests).toBeGreaterThan(500);
+  // The stateful phase ran and chained created resources into later calls.
+  expect(byPhase.stateful ?? 0).toBeGreaterThan(100);
+  expect(Number(links?.[1] ?? 0)).toBeGreaterThan(0);
 });

@@ -34,7 +34,61 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       },
     },
   });
-  return withContractResponses(document);
+  return withResourceLinks(withContractResponses(document));
+}
+
+/**
+ * Where a resource a response returns is used next, as OpenAPI links: clients and the fuzz run's
+ * stateful phase follow them from a create or update to the reads, updates and deletes of what it made.
+ */
+const RESOURCE_LINKS: { from: string; to: string[]; parameters: Record<string, string> }[] = [
+  {
+    from: "organizations-upsert",
+    to: ["organizations-get", "organizations-upsert", "organizations-delete", "search-similarToOrganization"],
+    parameters: { organization_id: "$response.body#/id" },
+  },
+  {
+    from: "organizations-bulkUpsert",
+    to: ["organizations-get", "organizations-upsert", "organizations-delete", "search-similarToOrganization"],
+    parameters: { organization_id: "$response.body#/data/0/id" },
+  },
+  {
+    from: "collections-create",
+    to: ["collections-get", "collections-update", "collections-delete", "collections-items-add", "collections-items-bulkAdd", "collections-items-list"],
+    parameters: { id: "$response.body#/id" },
+  },
+  {
+    from: "collections-items-add",
+    to: ["collections-items-get", "collections-items-update", "collections-items-delete"],
+    parameters: { id: "$response.body#/collection_id", item_id: "$response.body#/id" },
+  },
+  {
+    from: "collections-items-bulkAdd",
+    to: ["collections-items-get", "collections-items-update", "collections-items-delete"],
+    parameters: { id: "$response.body#/data/0/collection_id", item_id: "$response.body#/data/0/id" },
+  },
+];
+
+function withResourceLinks(document: OpenAPIObject): OpenAPIObject {
+  const operations = Object.values(document.paths ?? {}).flatMap((path) => Object.values(path as Record<string, { operationId?: string; responses?: Record<string, { links?: unknown }> }>));
+  const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
+  for (const { from, to, parameters } of RESOURCE_LINKS) {
+    const source = byId.get(from);
+    if (!source?.responses) throw new Error(`OpenAPI link from an unknown operation ${from}`);
+    const links = Object.fromEntries(
+      to.map((target) => {
+        const wanted = byId.get(target);
+        if (!wanted) throw new Error(`OpenAPI link to an unknown operation ${target}`);
+        return [target, { operationId: target, parameters }];
+      }),
+    );
+    // The successes: 200, and 201 where the operation creates.
+    for (const status of ["200", "201"]) {
+      const response = source.responses[status];
+      if (response) response.links = links;
+    }
+  }
+  return document;
 }
 
 interface Response {
