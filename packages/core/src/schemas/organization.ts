@@ -3,7 +3,7 @@ import { z } from "zod";
 import { EMPLOYEE_RANGES, FUNDING_STAGES } from "../domain/metrics";
 import { isCategorySlug } from "../domain/taxonomy";
 import { organizationIssues } from "../domain/normalize-organization";
-import { isoDate } from "./params";
+import { isoDate, organizationId } from "./params";
 
 const text = (max: number) => z.string().trim().max(max);
 const url = () => z.url({ protocol: /^https?$/ }).max(2048);
@@ -138,12 +138,17 @@ export type OrganizationResult = z.infer<typeof OrganizationResult>;
 
 // ---- writes: everything but the name is optional; derived fields may be left out ----
 
+/** Derived from country_code: a write may send them (as a read returns them); they are recomputed. */
+const derivedPlaceField = (what: string) => z.string().nullish().meta({ description: `Derived from country_code; ignored on writes (${what})` });
+
 const PlaceInput = z.strictObject({
   address_line: field.address_line().nullish(),
   city: field.city().nullish(),
   subdivision_code: z.string().trim().nullish().meta({ description: "ISO 3166-2 code, e.g. US-CA" }),
   postal_code: field.postal_code().nullish(),
   country_code: z.string().trim().nullish().meta({ description: "ISO 3166-1 alpha-2 or alpha-3 (normalized to alpha-2)" }),
+  country: derivedPlaceField("the country's name"),
+  world_region: derivedPlaceField("its UN M49 region"),
 });
 export type PlaceInput = z.infer<typeof PlaceInput>;
 
@@ -152,6 +157,10 @@ const FundingRoundSummaryInput = z.strictObject({
   announced_on: isoDate().nullish(),
   amount_usd: amountUsd().nullish(),
 });
+
+/** Shown in OpenAPI on every write. */
+const ROUND_TRIP =
+  "A write accepts what a read returns: derived fields may be sent (employee_range and founded_year must agree with employee_count and founded_on; a place's country and world_region are ignored and recomputed from country_code).";
 
 export const OrganizationInput = z
   .strictObject({
@@ -191,8 +200,20 @@ export const OrganizationInput = z
   .superRefine((organization, ctx) => {
     for (const issue of organizationIssues(organization)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, input: organization });
   })
-  .meta({ id: "OrganizationInput" });
+  .meta({ id: "OrganizationInput", description: ROUND_TRIP });
 export type OrganizationInput = z.infer<typeof OrganizationInput>;
 
-export const OrganizationWithId = OrganizationInput.safeExtend({ id: organizationIdField() }).meta({ id: "OrganizationWithId" });
+export const OrganizationWithId = OrganizationInput.safeExtend({ id: organizationIdField() }).meta({ id: "OrganizationWithId", description: ROUND_TRIP });
 export type OrganizationWithId = z.infer<typeof OrganizationWithId>;
+
+/** PUT /organizations/{organization_id}: the body may repeat the id a read returns, which must then be the path's. */
+export const OrganizationReplaceInput = OrganizationInput.safeExtend({
+  organization_id: organizationId(),
+  id: organizationIdField().optional().meta({ description: "Optional; when sent it must equal organization_id" }),
+})
+  .superRefine((input, ctx) => {
+    if (input.id !== undefined && input.id !== input.organization_id) {
+      ctx.addIssue({ code: "custom", path: ["id"], message: `id ${input.id} is not the organization_id ${input.organization_id} of the path`, input: input.id });
+    }
+  })
+  .meta({ description: ROUND_TRIP });
