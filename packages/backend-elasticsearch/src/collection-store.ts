@@ -431,7 +431,9 @@ export class ElasticsearchCollectionStore implements CollectionStore {
             reason: "overloaded",
           });
         }
-        throw new OrgsimError("INTERNAL", `Elasticsearch refused ${failures.length} items (first: ${failures[0]?.text}); nothing was added`);
+        // The reasons are Elasticsearch's internals: for the log, not the caller.
+        console.error(`orgsim: Elasticsearch refused items ${failures.map((f) => f.text).join(", ")}; none was added`);
+        throw new OrgsimError("INTERNAL", `Elasticsearch refused ${failures.length} items (first: ${failures[0]?.id}); nothing was added`);
       }
       for (const [id, doc] of await this.readItems(raced)) stored.set(id, doc);
       if (created.size > 0 && check.onClaim) {

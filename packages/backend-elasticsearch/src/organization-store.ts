@@ -134,11 +134,11 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
             failed_ids: failed.map((f) => f.id),
           });
         }
-        throw new OrgsimError(
-          "INTERNAL",
-          `Elasticsearch refused ${failed.length} of ${records.length} organizations (first: ${first?.id}: ${first?.error.type}: ${first?.error.reason}); nothing was written`,
-          { failed_ids: failed.map((f) => f.id) },
-        );
+        // The reasons are Elasticsearch's internals: for the log, not the caller.
+        console.error(`orgsim: Elasticsearch refused organizations ${failed.map((f) => `${f.id} (${f.error.type}: ${f.error.reason})`).join(", ")}; the batch was undone`);
+        throw new OrgsimError("INTERNAL", `Elasticsearch refused ${failed.length} of ${records.length} organizations (first: ${first?.id}); nothing was written`, {
+          failed_ids: failed.map((f) => f.id),
+        });
       }
     });
   }

@@ -66,6 +66,7 @@ describe("elasticsearch: items in the index", () => {
     // A keyword term over 32,766 bytes: Lucene refuses the document (a limit the schema does not state).
     const refused = backend.collections.addItems("acme", c.id, [item("person", 1), item("person", 2, { tags: ["x".repeat(40_000)] })]);
     await expect(refused).rejects.toMatchObject({ code: "INTERNAL", message: expect.stringContaining("nothing was added") });
+    await expect(refused).rejects.toMatchObject({ message: expect.not.stringMatching(/immense|exception/) });
     expect(await backend.collections.get("acme", c.id)).toMatchObject({ entity_type: null, item_count: 0 });
     expect(await backend.collections.addItems("acme", c.id, [item("organization", 7)])).toHaveLength(1);
     expect(await backend.collections.get("acme", c.id)).toMatchObject({ entity_type: "organization", item_count: 1 });
