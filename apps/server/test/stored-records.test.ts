@@ -76,6 +76,20 @@ describe("a refused write stores nothing", () => {
   });
 });
 
+describe("the stored form is checked before any write", () => {
+  it("refuses an organization whose normalized form the read schema refuses, naming the input field", async () => {
+    // 200 characters pass the write schema's 253; lower-cased ("İ" -> "i̇") they are 400.
+    const put = await api(server, "PUT", "/organizations/991020", { name: "Long domain", domain: "İ".repeat(200) });
+    expect(put.status).toBe(400);
+    expect(issuePaths(put.body)).toEqual(["domain"]);
+    expect((await api(server, "GET", "/organizations/991020")).status).toBe(404);
+    const bulk = await api(server, "POST", "/organizations/bulk", { organizations: [{ id: 991021, name: "Fine" }, { id: 991020, name: "Long domain", domain: "İ".repeat(200) }] });
+    expect(bulk.status).toBe(400);
+    expect(bulk.body.error.details.failing_indexes).toEqual([1]);
+    expect((await api(server, "GET", "/organizations/991021")).status).toBe(404);
+  });
+});
+
 describe("a stored record that cannot be read", () => {
   it("is left out of searches, refused by GET with its id, logged once and counted by /ready until rewritten", async () => {
     const put = await api(server, "PUT", "/organizations/991010", { name: "Factory Robots", description: "Robots for factories.", metrics: { founded_on: "1990-01-01" } });
