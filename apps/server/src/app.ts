@@ -10,6 +10,7 @@ import {
   type Embedder,
   OrganizationService,
   type OrganizationStore,
+  ReadableOrganizationStore,
   SearchService,
   setCursorSecret,
 } from "@orgsim/core";
@@ -27,6 +28,11 @@ export interface ReadinessChecks {
   data_loaded: boolean;
   /** Not shutting down (false while requests in flight are drained). */
   accepting: boolean;
+  /**
+   * Informational, not a condition of readiness: stored organizations that reads found unreadable
+   * (logged with their ids, left out of results) since the server started, until rewritten or deleted.
+   */
+  unreadable_organizations: number;
 }
 
 export interface App {
@@ -78,11 +84,13 @@ export async function createApp(config: Config): Promise<App> {
     await embedder.close();
     throw error;
   });
-  const organizations = new OrganizationService(backend.organizations, embedder);
+  // Every read goes through the read schema: an unreadable stored record is left out, not fatal.
+  const readableStore = new ReadableOrganizationStore(backend.organizations);
+  const organizations = new OrganizationService(readableStore, embedder);
   const services: Services = {
-    search: new SearchService(backend.organizations, embedder),
+    search: new SearchService(readableStore, embedder),
     organizations,
-    collections: new CollectionService(backend.collections, backend.organizations),
+    collections: new CollectionService(backend.collections, readableStore),
   };
   let dataLoaded = false;
   let modelLoaded = true;
@@ -96,7 +104,7 @@ export async function createApp(config: Config): Promise<App> {
     isReady: () => dataLoaded && modelLoaded && !draining,
     async readiness() {
       const reachable = await backend.organizations.ping().catch(() => false);
-      return { backend: reachable, model: modelLoaded, data_loaded: dataLoaded, accepting: !draining };
+      return { backend: reachable, model: modelLoaded, data_loaded: dataLoaded, accepting: !draining, unreadable_organizations: readableStore.unreadableCount() };
     },
     startDraining() {
       draining = true;

@@ -11,6 +11,8 @@ export interface ElasticsearchConfig {
   password?: string;
   indexPrefix?: string;
   quantization?: string;
+  /** How long a first add's hold on a collection's type lasts before its items are written (ORGSIM_ES_TYPE_CLAIM_MS). */
+  typeClaimMs?: number;
 }
 
 export interface Config {
@@ -84,6 +86,7 @@ export function loadConfig(env = process.env): Config {
             password: optional(env.ELASTICSEARCH_PASSWORD),
             indexPrefix: optional(env.ORGSIM_ES_INDEX_PREFIX),
             quantization: optional(env.ORGSIM_ES_VECTOR_INDEX),
+            typeClaimMs: intFromEnv("ORGSIM_ES_TYPE_CLAIM_MS", 30_000, 100, 3_600_000),
           }
         : undefined,
     host: env.HOST || "127.0.0.1",

@@ -234,3 +234,27 @@ export async function inspectStore(dataDir: string): Promise<StoreState> {
 }
 
 export const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/**
+ * Rewrites the stored document of organization `id` in `dataDir`'s store from outside the server
+ * (the SQLite row; the Elasticsearch document, refreshed), as an older version or a hand edit would.
+ */
+export async function rewriteStoredOrganization(dataDir: string, id: number, mutate: (doc: any) => void): Promise<void> {
+  if (TEST_BACKEND === "embedded") {
+    const db = new Database(join(dataDir, "orgsim.sqlite"), { timeout: 10_000 });
+    try {
+      const doc = JSON.parse(db.prepare<[number], string>("SELECT doc FROM organizations WHERE id = ?").pluck().get(id) as string);
+      mutate(doc);
+      db.prepare("UPDATE organizations SET doc = ? WHERE id = ?").run(JSON.stringify(doc), id);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const env = backendEnv(dataDir);
+  const document = `${env.ELASTICSEARCH_URL}/${env.ORGSIM_ES_INDEX_PREFIX}-organizations/_doc/${id}`;
+  const source = ((await (await fetch(document)).json()) as { _source: { doc: unknown } })._source;
+  mutate(source.doc);
+  const written = await fetch(`${document}?refresh=true`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(source) });
+  if (!written.ok) throw new Error(`rewriting organization ${id} answered ${written.status}: ${await written.text()}`);
+}

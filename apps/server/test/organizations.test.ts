@@ -36,6 +36,37 @@ describe("organizations", () => {
     expect(got.body).toEqual(put.body);
   });
 
+  it("round-trips: PUT and bulk accept what GET returns (id, derived fields), and ignore a place's derived names", async () => {
+    const got = (await api(server, "GET", "/organizations/5001")).body;
+    expect(got.location.headquarters).toMatchObject({ country: "France", world_region: "western-europe" });
+    const put = await api(server, "PUT", "/organizations/5001", got);
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body).toEqual(got);
+    const bulk = await api(server, "POST", "/organizations/bulk", { organizations: [got] });
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
+    expect(bulk.body.data).toEqual([got]);
+
+    // A sample organization (every field filled) too.
+    const sample = (await api(server, "GET", "/organizations/1")).body;
+    expect((await api(server, "PUT", "/organizations/1", sample)).body).toEqual(sample);
+
+    // Derived names are recomputed from country_code, whatever is sent.
+    const stale = structuredClone(got);
+    stale.location.headquarters.country = "Atlantis";
+    stale.location.headquarters.world_region = "nowhere";
+    expect((await api(server, "PUT", "/organizations/5001", stale)).body).toEqual(got);
+
+    // The id a read returns must be the path's.
+    const elsewhere = await api(server, "PUT", "/organizations/5003", got);
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error.details.issues.map((i: { path: string[] }) => i.path.join("."))).toEqual(["id"]);
+    expect((await api(server, "GET", "/organizations/5003")).status).toBe(404);
+
+    const doc: any = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
+    const putBody = doc.paths["/organizations/{organization_id}"].put.requestBody.content["application/json"].schema;
+    for (const schema of [putBody, doc.components.schemas.OrganizationWithId]) expect(schema.description).toContain("ignored and recomputed from country_code");
+  });
+
   it("finds an upserted organization by its description and its customers", async () => {
     const byDescription = await api(server, "GET", "/search/organizations/similar?description=collaborative+robot+arms+for+food+packaging&limit=1");
     expect(byDescription.body.data[0].id).toBe(5001);

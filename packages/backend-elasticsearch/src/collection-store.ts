@@ -8,6 +8,12 @@
  * `index` conditioned on the `_seq_no`/`_primary_term` read together with the null (a conflict
  * re-reads and re-checks), and items are written only after their type was read as, or made, the
  * collection's type. Since the type never changes once set, no item of another type can be stored.
+ *
+ * A first add fixes the type before its items are written, so a killed server could leave an empty
+ * collection typed. The type it fixes is therefore a claim (`type_claimed_at`), confirmed when its
+ * items are written: a claim with no item that is older than `typeClaimMs` counts as no type (reads
+ * show null, adds may claim again), a failed first add releases its claim at once, and an add that
+ * relied on a claim checks, once its items are written, that the type is still its own.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Client, estypes } from "@elastic/elasticsearch";
@@ -40,6 +46,8 @@ interface CollectionDoc {
   name: string;
   description: string | null;
   entity_type: EntityType | null;
+  /** Set while the type is a first add's claim (its items not yet confirmed); absent or null once fixed. */
+  type_claimed_at?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -79,6 +87,7 @@ export const COLLECTION_MAPPINGS: estypes.MappingTypeMapping = {
     name: unindexedText,
     description: unindexedText,
     entity_type: keyword,
+    type_claimed_at: keyword,
     // ISO-8601 UTC strings: keyword order is time order, and equals the embedded store's bytewise order.
     created_at: keyword,
     updated_at: keyword,
@@ -102,8 +111,14 @@ export const ITEM_MAPPINGS: estypes.MappingTypeMapping = {
   },
 };
 
-function toCollection(doc: CollectionDoc, itemCount: number): Collection {
-  return { id: doc.id, name: doc.name, description: doc.description, entity_type: doc.entity_type, item_count: itemCount, created_at: doc.created_at, updated_at: doc.updated_at };
+function toCollection(doc: CollectionDoc, entityType: EntityType | null, itemCount: number): Collection {
+  return { id: doc.id, name: doc.name, description: doc.description, entity_type: entityType, item_count: itemCount, created_at: doc.created_at, updated_at: doc.updated_at };
+}
+
+/** A write's version, for a later write conditioned on it. */
+interface Version {
+  seqNo: number;
+  primaryTerm: number;
 }
 function toItem(doc: ItemDoc): CollectionItem {
   return {
@@ -135,7 +150,18 @@ export class ElasticsearchCollectionStore implements CollectionStore {
     await guarded(this.config.url, async () => {
       await ensureIndex(this.client, this.names.collections, () => ({ settings, mappings: COLLECTION_MAPPINGS }));
       await ensureIndex(this.client, this.names.items, () => ({ settings, mappings: ITEM_MAPPINGS }));
+      // Indices made before type claims existed get the field (adding a field is idempotent).
+      await this.client.indices.putMapping({ index: this.names.collections.alias, properties: { type_claimed_at: keyword } });
     });
+  }
+
+  /**
+   * The collection's type as the contract sees it: a claim with no item, older than any add in
+   * flight would take, was left by an interrupted first add, so the collection is untyped.
+   */
+  private typeOf(doc: CollectionDoc, itemCount: number): EntityType | null {
+    if (doc.entity_type === null || !doc.type_claimed_at || itemCount > 0) return doc.entity_type;
+    return Date.now() - Date.parse(doc.type_claimed_at) < this.config.typeClaimMs ? doc.entity_type : null;
   }
 
   async create(tenant: string, input: { name: string; description: string | null; entity_type: EntityType | null }): Promise<Collection> {
@@ -143,7 +169,7 @@ export class ElasticsearchCollectionStore implements CollectionStore {
     const doc: CollectionDoc = { id: newId("col"), tenant, name: input.name, description: input.description, entity_type: input.entity_type, created_at: time, updated_at: time };
     return guarded(this.config.url, async () => {
       await this.client.create({ index: this.names.collections.alias, id: doc.id, document: doc, refresh: this.config.refresh });
-      return toCollection(doc, 0);
+      return toCollection(doc, doc.entity_type, 0);
     });
   }
 
@@ -151,7 +177,7 @@ export class ElasticsearchCollectionStore implements CollectionStore {
     return guarded(this.config.url, async () => {
       const { docs, next } = await this.page<CollectionDoc>(["collections", tenant], page, this.names.collections.alias, [{ term: { tenant } }]);
       const counts = await this.countItems(docs.map((d) => d.id));
-      return { data: docs.map((d) => toCollection(d, counts.get(d.id) ?? 0)), next_cursor: next };
+      return { data: docs.map((d) => toCollection(d, this.typeOf(d, counts.get(d.id) ?? 0), counts.get(d.id) ?? 0)), next_cursor: next };
     });
   }
 
@@ -210,22 +236,27 @@ export class ElasticsearchCollectionStore implements CollectionStore {
         const current = await this.readCollection(tenant, collectionId);
         if (!current) return null;
         if (items.length === 0) return [];
+        const isClaim = current.doc.entity_type !== null && !!current.doc.type_claimed_at;
+        const currentType = isClaim ? this.typeOf(current.doc, await this.itemCount(collectionId)) : current.doc.entity_type;
         // The whole batch is checked before anything is written: a mismatch writes nothing.
         const type = assertItemTypes(
-          current.doc.entity_type,
+          currentType,
           items.map((i) => i.entity_type),
         );
-        if (current.doc.entity_type === null) {
+        let claim: { doc: CollectionDoc; version: Version } | null = null;
+        if (currentType === null) {
+          const doc: CollectionDoc = { ...current.doc, entity_type: type, type_claimed_at: now() };
           try {
-            // Fix the type only if the collection is still exactly the version read with entity_type null.
-            await this.client.index({
+            // Claim the type only if the collection is still exactly the version read (untyped, or an expired claim).
+            const response = await this.client.index({
               index: this.names.collections.alias,
               id: collectionId,
-              document: { ...current.doc, entity_type: type },
+              document: doc,
               if_seq_no: current.seqNo,
               if_primary_term: current.primaryTerm,
               refresh: this.config.refresh,
             });
+            claim = { doc, version: { seqNo: response._seq_no as number, primaryTerm: response._primary_term as number } };
           } catch (error) {
             if (!isConflict(error)) throw error;
             // Someone changed the collection since we read it (perhaps fixing another type): read and check again.
@@ -234,9 +265,35 @@ export class ElasticsearchCollectionStore implements CollectionStore {
             continue;
           }
         }
-        return this.writeItems(tenant, collectionId, items);
+        let added: AddedItem[] | null | "type changed";
+        try {
+          added = await this.writeItems(tenant, collectionId, items, { type, onClaim: isClaim || claim !== null });
+        } catch (error) {
+          // A first add that wrote nothing leaves the collection untyped, as it found it.
+          if (claim) await this.releaseClaim(collectionId, claim.doc, claim.version);
+          throw error;
+        }
+        if (added !== "type changed") return added;
+        if (attempt >= MAX_ATTEMPTS) throw new OrgsimError("CONFLICT", `Collection ${collectionId} is being changed by many requests at once; retry`);
       }
     });
+  }
+
+  /** Takes back a claim nobody built on (the collection unchanged since): the collection is untyped again. */
+  private async releaseClaim(collectionId: string, doc: CollectionDoc, version: Version): Promise<void> {
+    try {
+      await this.client.index({
+        index: this.names.collections.alias,
+        id: collectionId,
+        document: { ...doc, entity_type: null, type_claimed_at: null },
+        if_seq_no: version.seqNo,
+        if_primary_term: version.primaryTerm,
+        refresh: this.config.refresh,
+      });
+    } catch (error) {
+      // Changed meanwhile: another add of the type wrote items (and confirmed it), or it was deleted.
+      if (!isConflict(error) && !isNotFound(error)) throw error;
+    }
   }
 
   async listItems(tenant: string, collectionId: string, page: { limit: number; cursor?: string }): Promise<Page<CollectionItem> | null> {
@@ -315,8 +372,17 @@ export class ElasticsearchCollectionStore implements CollectionStore {
     await this.onClose();
   }
 
-  /** Writes the items of a batch already checked against the collection's type. */
-  private async writeItems(tenant: string, collectionId: string, items: NewItem[]): Promise<AddedItem[] | null> {
+  /**
+   * Writes the items of a batch already checked against the collection's type. On a claimed type
+   * (`onClaim`) it checks, once its items are written, that the type is still `type` (a claim
+   * expired and taken by another type: its items are taken back, "type changed"), then confirms it.
+   */
+  private async writeItems(
+    tenant: string,
+    collectionId: string,
+    items: NewItem[],
+    check: { type: EntityType; onClaim: boolean },
+  ): Promise<AddedItem[] | null | "type changed"> {
     const time = now();
     // One document per entity: within the batch the first occurrence counts.
     const wanted = new Map<string, ItemDoc>();
@@ -365,9 +431,18 @@ export class ElasticsearchCollectionStore implements CollectionStore {
             reason: "overloaded",
           });
         }
-        throw new OrgsimError("INTERNAL", `Elasticsearch refused ${failures.length} items (first: ${failures[0]?.text}); nothing was added`);
+        // The reasons are Elasticsearch's internals: for the log, not the caller.
+        console.error(`orgsim: Elasticsearch refused items ${failures.map((f) => f.text).join(", ")}; none was added`);
+        throw new OrgsimError("INTERNAL", `Elasticsearch refused ${failures.length} items (first: ${failures[0]?.id}); nothing was added`);
       }
       for (const [id, doc] of await this.readItems(raced)) stored.set(id, doc);
+      if (created.size > 0 && check.onClaim) {
+        const latest = await this.readCollection(tenant, collectionId);
+        if (latest && latest.doc.entity_type !== check.type) {
+          await this.removeItems([...created]);
+          return "type changed";
+        }
+      }
       if (created.size > 0) {
         // Concurrent requests may all have passed the capacity check above. Each counts again once
         // its own items are visible: of two that overfill the collection, the later one sees both
@@ -379,7 +454,7 @@ export class ElasticsearchCollectionStore implements CollectionStore {
         }
       }
       // The collection may have been deleted since we read it: take back what we wrote.
-      if (created.size > 0 && !(await this.touch(collectionId, time))) {
+      if (created.size > 0 && !(await this.touch(collectionId, time, check.onClaim))) {
         await this.removeItems([...created]);
         return null;
       }
@@ -457,7 +532,12 @@ export class ElasticsearchCollectionStore implements CollectionStore {
   }
 
   private async withCount(doc: CollectionDoc): Promise<Collection> {
-    return toCollection(doc, (await this.countItems([doc.id])).get(doc.id) ?? 0);
+    const count = await this.itemCount(doc.id);
+    return toCollection(doc, this.typeOf(doc, count), count);
+  }
+
+  private async itemCount(collectionId: string): Promise<number> {
+    return (await this.countItems([collectionId])).get(collectionId) ?? 0;
   }
 
   /**
@@ -465,9 +545,11 @@ export class ElasticsearchCollectionStore implements CollectionStore {
    * when the collection is gone. Losing a version race to concurrent writers is fine: one of them
    * set about the same time, and a conflict proves the collection still exists.
    */
-  private async touch(collectionId: string, time: string): Promise<boolean> {
+  private async touch(collectionId: string, time: string, confirmType = false): Promise<boolean> {
+    // Confirming the type ends its claim: from then on it is fixed, items or not.
+    const doc: Partial<CollectionDoc> = confirmType ? { updated_at: time, type_claimed_at: null } : { updated_at: time };
     try {
-      await this.client.update({ index: this.names.collections.alias, id: collectionId, doc: { updated_at: time }, retry_on_conflict: 3, refresh: this.config.refresh });
+      await this.client.update({ index: this.names.collections.alias, id: collectionId, doc, retry_on_conflict: 3, refresh: this.config.refresh });
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;

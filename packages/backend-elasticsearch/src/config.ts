@@ -54,6 +54,12 @@ export interface ElasticsearchBackendOptions {
   requestTimeoutMs?: number;
   /** Client retries of a failed request on connection errors. Default 3. */
   maxRetries?: number;
+  /**
+   * A first add to an untyped collection fixes its type, then writes its items. Until they are
+   * written the type is a claim; a claim older than this with no item was left by an interrupted
+   * add (a killed server), and the collection counts as untyped again. Default 30 s.
+   */
+  typeClaimMs?: number;
 }
 
 export interface ResolvedConfig {
@@ -69,6 +75,7 @@ export interface ResolvedConfig {
   oversample: number;
   requestTimeoutMs: number;
   maxRetries: number;
+  typeClaimMs: number;
 }
 
 const INDEX_PREFIX = /^[a-z0-9][a-z0-9_.-]{0,199}$/;
@@ -105,6 +112,7 @@ export function resolveConfig(options: ElasticsearchBackendOptions): ResolvedCon
     oversample,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     maxRetries: options.maxRetries ?? 3,
+    typeClaimMs: options.typeClaimMs ?? 30_000,
   };
 }
 

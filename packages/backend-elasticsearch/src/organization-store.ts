@@ -115,27 +115,65 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
     }
     await guarded(this.config.url, async () => {
       await this.prepareFor(model);
+      const ids = records.map((r) => String(r.organization.id));
+      // All or nothing: what the batch replaces is read first, to be put back should any write fail.
+      const previous = await this.documents(ids);
       const operations = records.flatMap((r) => [{ index: { _index: this.name.alias, _id: String(r.organization.id) } }, toDocument(r)]);
       const response = await this.client.bulk({ operations, refresh: this.config.refresh });
       this.model = null;
       if (response.errors) {
         const failed = response.items.flatMap((item, i) => (item.index?.error ? [{ id: records[i]?.organization.id, error: item.index.error, status: item.index.status }] : []));
+        const written = response.items.flatMap((item) => (item.index && !item.index.error ? [item.index] : []));
+        await this.putBack(written, previous);
         const first = failed[0];
         if (failed.every((f) => UNAVAILABLE_STATUSES.has(f.status))) {
           // Shed load (a full write queue, a shard not ready): the whole batch may be sent again.
-          throw new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch is overloaded and refused ${failed.length} of ${records.length} organizations (HTTP ${first?.status}); retry shortly`, {
+          throw new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch is overloaded and refused ${failed.length} of ${records.length} organizations (HTTP ${first?.status}); nothing was written; retry shortly`, {
             backend: "elasticsearch",
             reason: "overloaded",
             failed_ids: failed.map((f) => f.id),
           });
         }
-        throw new OrgsimError(
-          "INTERNAL",
-          `Elasticsearch refused ${failed.length} of ${records.length} organizations (first: ${first?.id}: ${first?.error.type}: ${first?.error.reason}); the others were written`,
-          { failed_ids: failed.map((f) => f.id) },
-        );
+        // The reasons are Elasticsearch's internals: for the log, not the caller.
+        console.error(`orgsim: Elasticsearch refused organizations ${failed.map((f) => `${f.id} (${f.error.type}: ${f.error.reason})`).join(", ")}; the batch was undone`);
+        throw new OrgsimError("INTERNAL", `Elasticsearch refused ${failed.length} of ${records.length} organizations (first: ${first?.id}); nothing was written`, {
+          failed_ids: failed.map((f) => f.id),
+        });
       }
     });
+  }
+
+  /** The stored documents (whole sources) of those of `ids` that exist. */
+  private async documents(ids: string[]): Promise<Map<string, OrganizationDocument>> {
+    const found = new Map<string, OrganizationDocument>();
+    const response = await this.client.mget<OrganizationDocument>({ index: this.name.alias, ids });
+    for (const d of response.docs) if ("found" in d && d.found && d._source) found.set(d._id, d._source);
+    return found;
+  }
+
+  /**
+   * Undoes the writes of a failed batch: each written document goes back to what it replaced, or
+   * away when it was new; each conditioned on being still the version this batch wrote, so a later
+   * write by someone else stays.
+   */
+  private async putBack(written: estypes.BulkResponseItem[], previous: Map<string, OrganizationDocument>): Promise<void> {
+    if (written.length === 0) return;
+    const operations = written.flatMap((item): estypes.BulkRequest["operations"] & object => {
+      const id = item._id as string;
+      const version = { _index: this.name.alias, _id: id, if_seq_no: item._seq_no as number, if_primary_term: item._primary_term as number };
+      const before = previous.get(id);
+      return before ? [{ index: version }, before] : [{ delete: version }];
+    });
+    const response = await this.client.bulk({ operations, refresh: this.config.refresh });
+    const stuck = response.items.filter((item) => {
+      const result = item.index ?? item.delete;
+      return result?.error && result.status !== 409;
+    });
+    if (stuck.length > 0) {
+      throw new OrgsimError("INTERNAL", `Elasticsearch refused part of a batch, and ${stuck.length} of its writes could not be undone`, {
+        ids: stuck.map((item) => (item.index ?? item.delete)?._id),
+      });
+    }
   }
 
   async get(id: number): Promise<Organization | null> {

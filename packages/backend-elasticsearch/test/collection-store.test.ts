@@ -61,6 +61,38 @@ describe("elasticsearch: items in the index", () => {
     expect(await backend.collections.get("acme", keep.id)).toMatchObject({ item_count: 1 });
   });
 
+  it("a first add Elasticsearch refuses leaves the collection untyped: another type may be added", async () => {
+    const c = await newCollection();
+    // A keyword term over 32,766 bytes: Lucene refuses the document (a limit the schema does not state).
+    const refused = backend.collections.addItems("acme", c.id, [item("person", 1), item("person", 2, { tags: ["x".repeat(40_000)] })]);
+    await expect(refused).rejects.toMatchObject({ code: "INTERNAL", message: expect.stringContaining("nothing was added") });
+    await expect(refused).rejects.toMatchObject({ message: expect.not.stringMatching(/immense|exception/) });
+    expect(await backend.collections.get("acme", c.id)).toMatchObject({ entity_type: null, item_count: 0 });
+    expect(await backend.collections.addItems("acme", c.id, [item("organization", 7)])).toHaveLength(1);
+    expect(await backend.collections.get("acme", c.id)).toMatchObject({ entity_type: "organization", item_count: 1 });
+  });
+
+  it("a claimed type with no item, older than typeClaimMs (a killed first add), counts as no type", async () => {
+    const shortClaims = await indices.open({ typeClaimMs: 300 }, prefix);
+    const c = await newCollection();
+    // What a first add killed between fixing the type and writing its items leaves behind.
+    const client = rawClient();
+    const stored = (await client.get<Record<string, unknown>>({ index: `${prefix}-collections`, id: c.id }))._source;
+    await client.index({ index: `${prefix}-collections`, id: c.id, document: { ...stored, entity_type: "person", type_claimed_at: new Date().toISOString() }, refresh: true });
+    await client.close();
+    // While the add could still be running, the claim holds.
+    await expect(shortClaims.collections.addItems("acme", c.id, [item("organization", 7)])).rejects.toMatchObject({ code: "ENTITY_TYPE_MISMATCH" });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await shortClaims.collections.get("acme", c.id)).toMatchObject({ entity_type: null, item_count: 0 });
+    expect(await shortClaims.collections.addItems("acme", c.id, [item("organization", 7)])).toHaveLength(1);
+    // Confirmed by its items, the type stays once they are gone.
+    const [only] = (await shortClaims.collections.listItems("acme", c.id, { limit: 1 }))?.data ?? [];
+    await shortClaims.collections.deleteItem("acme", c.id, only?.id as string);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await shortClaims.collections.get("acme", c.id)).toMatchObject({ entity_type: "organization", item_count: 0 });
+    await shortClaims.close();
+  });
+
   it("four clients (separate connections) racing with batches on one empty collection: one type wins", async () => {
     const others = await Promise.all([1, 2, 3].map(() => indices.open({}, prefix)));
     const clients = [backend, ...others];

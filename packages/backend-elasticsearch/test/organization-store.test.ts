@@ -97,6 +97,29 @@ describe("elasticsearch: the index, its mapping and kNN", () => {
     expect(await store.count()).toBe(0);
   });
 
+  it("a batch Elasticsearch refuses in part writes nothing: replaced documents come back, new ones go", async () => {
+    backend = await indices.open();
+    const store = backend.organizations;
+    const [kept, replaced, added, refused] = randomRecords(4, DIM, 31) as OrganizationRecord[];
+    await store.upsert([kept as OrganizationRecord, replaced as OrganizationRecord], MODEL);
+    const before = await store.getMany([1, 2]);
+    const renamed = { ...(replaced as OrganizationRecord), organization: { ...(replaced as OrganizationRecord).organization, name: "Renamed" }, profileVector: unitVector(DIM, rng(32)) };
+    // A keyword term of over 32,766 bytes: Lucene refuses that document alone (the read schema
+    // does not bound subdivision codes; the write schema only accepts ISO codes).
+    const headquarters = { ...(refused as OrganizationRecord).organization.location.headquarters, subdivision_code: "X".repeat(40_000) } as never;
+    const immense = { ...(refused as OrganizationRecord), organization: { ...(refused as OrganizationRecord).organization, location: { headquarters, offices: [] } } };
+    const batch = [renamed, added as OrganizationRecord, immense];
+    const error = await store.upsert(batch, MODEL).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "INTERNAL", message: expect.stringContaining("nothing was written"), details: { failed_ids: [4] } });
+    // Elasticsearch's reasons go to the log, not to the caller.
+    expect((error as Error).message).not.toMatch(/immense|exception/);
+    expect(await store.getMany([1, 2, 3, 4])).toEqual(before);
+    expect(await store.getVector(2, "profile")).toEqual((replaced as OrganizationRecord).profileVector);
+    expect(await store.count()).toBe(2);
+    const hits = await store.search({ vector: renamed.profileVector, kind: "profile", filter: {}, offset: 0, size: 10 });
+    expect(hits.map((h) => h.organization.name).sort()).toEqual(before.map((o) => o.name).sort());
+  });
+
   it("a kNN on customer_vector without any filter of ours skips the documents that lack the field", async () => {
     backend = await indices.open();
     const records: OrganizationRecord[] = randomRecords(600, DIM, 42);

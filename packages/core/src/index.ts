@@ -25,6 +25,7 @@ export type * from "./ports/api-key-store";
 export { FUSION_DEPTH, SearchService, toStoreFilter } from "./services/search-service";
 export { OrganizationService, MAX_BULK_ORGANIZATIONS } from "./services/organization-service";
 export { CollectionService } from "./services/collection-service";
+export { ReadableOrganizationStore } from "./services/readable-store";
 export { encodeCursor, decodeCursor, fingerprint, setCursorSecret } from "./services/cursor";
 export { assertSameModel } from "./services/model-check";
 export { AccessService, assertScope, DEFAULT_TENANT, openPrincipal, type Principal, unauthorized } from "./services/access-service";

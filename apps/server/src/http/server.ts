@@ -77,12 +77,12 @@ export function createHttpServer(app: App, access: AccessPolicyOptions): Server 
 
 /**
  * Readiness: 200 when the backend answers, the model is loaded, any sample data is stored and the
- * server is not shutting down; else 503. `checks` says which hold, `status` is "ready",
- * "not_ready" or "draining".
+ * server is not shutting down; else 503. `checks` says which hold (booleans), plus the number of
+ * stored organizations found unreadable (informational); `status` is "ready", "not_ready" or "draining".
  */
 async function ready(app: App, res: ServerResponse) {
   const checks = await app.readiness();
-  const ok = Object.values(checks).every(Boolean);
+  const ok = Object.values(checks).every((value) => typeof value !== "boolean" || value);
   const status = ok ? "ready" : checks.accepting ? "not_ready" : "draining";
   send(res, ok ? 200 : 503, "application/json", JSON.stringify({ status, checks, backend: app.organizationStore.backend, model: app.embedder.modelId }));
 }

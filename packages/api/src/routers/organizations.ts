@@ -1,5 +1,5 @@
 /** Organization records: read, upsert (one or up to 1,000), delete; and the category taxonomy. */
-import { CATEGORIES, CategoryList, MAX_BULK_ORGANIZATIONS, Organization, OrganizationInput, OrganizationWithId, organizationId } from "@orgsim/core";
+import { CATEGORIES, CategoryList, MAX_BULK_ORGANIZATIONS, Organization, OrganizationReplaceInput, OrganizationWithId, organizationId } from "@orgsim/core";
 import { z } from "zod";
 import { procedure, router, scoped } from "../trpc";
 
@@ -21,14 +21,15 @@ export const organizationsRouter = router({
         path: "/organizations/{organization_id}",
         tags: ["organizations"],
         summary: "Create or replace an organization",
-        description: "Replaces the whole record and recomputes both vectors with the configured model.",
+        description:
+          "Replaces the whole record and recomputes both vectors with the configured model. Accepts what GET returns: `id` (when sent, equal to the path's), derived fields (a place's `country` and `world_region` are ignored and recomputed).",
         errorResponses: MODEL_CONFLICT,
       },
     })
-    .input(OrganizationInput.safeExtend({ organization_id: organizationId() }))
+    .input(OrganizationReplaceInput)
     .output(Organization)
     .mutation(({ ctx, input }) => {
-      const { organization_id, ...fields } = input;
+      const { organization_id, id: _sameId, ...fields } = input;
       return ctx.services.organizations.upsert({ ...fields, id: organization_id });
     }),
 

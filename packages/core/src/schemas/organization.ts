@@ -3,7 +3,7 @@ import { z } from "zod";
 import { EMPLOYEE_RANGES, FUNDING_STAGES } from "../domain/metrics";
 import { isCategorySlug } from "../domain/taxonomy";
 import { organizationIssues } from "../domain/normalize-organization";
-import { isoDate } from "./params";
+import { isoDate, organizationId } from "./params";
 
 const text = (max: number) => z.string().trim().max(max);
 const url = () => z.url({ protocol: /^https?$/ }).max(2048);
@@ -17,38 +17,76 @@ export const categorySlug = z
 export const CategorySchema = z.object({ slug: z.string(), name: z.string(), sector: z.string() }).meta({ id: "Category" });
 export const CategoryList = z.object({ data: z.array(CategorySchema) }).meta({ id: "CategoryList" });
 
+/**
+ * Bounds every backend can store (Elasticsearch maps id as long, employee_count as integer and
+ * founded_year as short; ids also travel as JSON numbers, so they stay safe integers). Writes and
+ * reads use the same field schemas below, so whatever a write stores, a read accepts.
+ */
+export const MAX_ORGANIZATION_ID = Number.MAX_SAFE_INTEGER;
+export const MAX_COUNT = 2_147_483_647;
+export const MAX_AMOUNT_USD = Number.MAX_SAFE_INTEGER;
+export const FOUNDED_YEAR = { min: 1600, max: 2100 } as const;
+
+const organizationIdField = () => z.number().int().positive().max(MAX_ORGANIZATION_ID);
+const count = () => z.number().int().nonnegative().max(MAX_COUNT);
+const amountUsd = () => z.number().nonnegative().max(MAX_AMOUNT_USD);
+const foundedYear = () => z.number().int().min(FOUNDED_YEAR.min).max(FOUNDED_YEAR.max);
+const foundedOn = () =>
+  isoDate()
+    .refine((date) => Number(date.slice(0, 4)) >= FOUNDED_YEAR.min && Number(date.slice(0, 4)) <= FOUNDED_YEAR.max, {
+      message: `founded_on must be in the years ${FOUNDED_YEAR.min}..${FOUNDED_YEAR.max}`,
+    })
+    .meta({ description: `ISO 8601 date, YYYY-MM-DD, in the years ${FOUNDED_YEAR.min}..${FOUNDED_YEAR.max}`, example: "2015-03-01" });
+
+/** The fields shared by writes and reads (a write makes each nullish, a read nullable). */
+const field = {
+  name: () => text(200).min(1),
+  description: () => text(20_000),
+  domain: () => text(253),
+  logo_url: url,
+  categories: () => z.array(categorySlug).max(20),
+  customer_description: () => text(5_000),
+  address_line: () => text(500),
+  city: () => text(200),
+  postal_code: () => text(32),
+  website: () => text(2048),
+  email: () => text(320),
+  phone: () => text(64),
+  social: () => text(2048),
+};
+
 export const FundingRoundSummary = z
   .object({
     stage: z.enum(FUNDING_STAGES).nullable(),
     announced_on: isoDate().nullable(),
-    amount_usd: z.number().nonnegative().nullable(),
+    amount_usd: amountUsd().nullable(),
   })
   .meta({ id: "FundingRoundSummary" });
 
 export const Funding = z
   .object({
-    total_raised_usd: z.number().nonnegative().nullable(),
-    rounds_count: z.number().int().nonnegative().nullable(),
+    total_raised_usd: amountUsd().nullable(),
+    rounds_count: count().nullable(),
     last_round: FundingRoundSummary.nullable(),
   })
   .meta({ id: "Funding" });
 
 export const Metrics = z
   .object({
-    employee_count: z.number().int().nonnegative().nullable(),
+    employee_count: count().nullable(),
     employee_range: z.enum(EMPLOYEE_RANGES).nullable(),
-    founded_on: isoDate().nullable(),
-    founded_year: z.number().int().min(1600).max(2100).nullable(),
+    founded_on: foundedOn().nullable(),
+    founded_year: foundedYear().nullable(),
     funding: Funding.nullable(),
   })
   .meta({ id: "Metrics" });
 
 export const Place = z
   .object({
-    address_line: text(500).nullable(),
-    city: text(200).nullable(),
+    address_line: field.address_line().nullable(),
+    city: field.city().nullable(),
     subdivision_code: z.string().nullable().meta({ description: "ISO 3166-2 code", example: "FR-ARA" }),
-    postal_code: text(32).nullable(),
+    postal_code: field.postal_code().nullable(),
     country_code: z.string().length(2).nullable().meta({ description: "ISO 3166-1 alpha-2", example: "FR" }),
     country: z.string().nullable(),
     world_region: z.string().nullable().meta({ description: "Most specific UN M49 region", example: "western-europe" }),
@@ -56,28 +94,28 @@ export const Place = z
   .meta({ id: "Place" });
 
 export const Location = z
-  .object({ headquarters: Place.nullable(), offices: z.array(Place) })
+  .object({ headquarters: Place.nullable(), offices: z.array(Place).max(500) })
   .meta({ id: "Location" });
 
 export const Contact = z
   .object({
-    website: z.string().nullable(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    social: z.object({ linkedin: z.string().nullable(), twitter: z.string().nullable(), github: z.string().nullable() }),
+    website: field.website().nullable(),
+    email: field.email().nullable(),
+    phone: field.phone().nullable(),
+    social: z.object({ linkedin: field.social().nullable(), twitter: field.social().nullable(), github: field.social().nullable() }),
   })
   .meta({ id: "Contact" });
 
 /** An organization as stored and returned; fields the data lacks are null. */
 export const Organization = z
   .object({
-    id: z.number().int().positive(),
-    name: z.string(),
-    description: z.string().nullable(),
-    domain: z.string().nullable(),
-    logo_url: z.string().nullable(),
-    categories: z.array(z.string()),
-    customer_description: z.string().nullable(),
+    id: organizationIdField(),
+    name: field.name(),
+    description: field.description().nullable(),
+    domain: field.domain().nullable(),
+    logo_url: field.logo_url().nullable(),
+    categories: field.categories(),
+    customer_description: field.customer_description().nullable(),
     metrics: Metrics,
     location: Location,
     contact: Contact,
@@ -100,39 +138,48 @@ export type OrganizationResult = z.infer<typeof OrganizationResult>;
 
 // ---- writes: everything but the name is optional; derived fields may be left out ----
 
+/** Derived from country_code: a write may send them (as a read returns them); they are recomputed. */
+const derivedPlaceField = (what: string) => z.string().nullish().meta({ description: `Derived from country_code; ignored on writes (${what})` });
+
 const PlaceInput = z.strictObject({
-  address_line: text(500).nullish(),
-  city: text(200).nullish(),
+  address_line: field.address_line().nullish(),
+  city: field.city().nullish(),
   subdivision_code: z.string().trim().nullish().meta({ description: "ISO 3166-2 code, e.g. US-CA" }),
-  postal_code: text(32).nullish(),
+  postal_code: field.postal_code().nullish(),
   country_code: z.string().trim().nullish().meta({ description: "ISO 3166-1 alpha-2 or alpha-3 (normalized to alpha-2)" }),
+  country: derivedPlaceField("the country's name"),
+  world_region: derivedPlaceField("its UN M49 region"),
 });
 export type PlaceInput = z.infer<typeof PlaceInput>;
 
 const FundingRoundSummaryInput = z.strictObject({
   stage: z.enum(FUNDING_STAGES).nullish(),
   announced_on: isoDate().nullish(),
-  amount_usd: z.number().nonnegative().nullish(),
+  amount_usd: amountUsd().nullish(),
 });
+
+/** Shown in OpenAPI on every write. */
+const ROUND_TRIP =
+  "A write accepts what a read returns: derived fields may be sent (employee_range and founded_year must agree with employee_count and founded_on; a place's country and world_region are ignored and recomputed from country_code).";
 
 export const OrganizationInput = z
   .strictObject({
-    name: text(200).min(1),
-    description: text(20_000).nullish(),
-    domain: text(253).nullish(),
-    logo_url: url().nullish(),
-    categories: z.array(categorySlug).max(20).optional(),
-    customer_description: text(5_000).nullish(),
+    name: field.name(),
+    description: field.description().nullish(),
+    domain: field.domain().nullish(),
+    logo_url: field.logo_url().nullish(),
+    categories: field.categories().optional(),
+    customer_description: field.customer_description().nullish(),
     metrics: z
       .strictObject({
-        employee_count: z.number().int().nonnegative().nullish(),
-        employee_range: z.enum(EMPLOYEE_RANGES).nullish().meta({ description: "Derived from employee_count when omitted" }),
-        founded_on: isoDate().nullish(),
-        founded_year: z.number().int().min(1600).max(2100).nullish().meta({ description: "Derived from founded_on when omitted" }),
+        employee_count: count().nullish(),
+        employee_range: z.enum(EMPLOYEE_RANGES).nullish().meta({ description: "Derived from employee_count when omitted; must agree with it" }),
+        founded_on: foundedOn().nullish(),
+        founded_year: foundedYear().nullish().meta({ description: "Derived from founded_on when omitted; must agree with it" }),
         funding: z
           .strictObject({
-            total_raised_usd: z.number().nonnegative().nullish(),
-            rounds_count: z.number().int().nonnegative().nullish(),
+            total_raised_usd: amountUsd().nullish(),
+            rounds_count: count().nullish(),
             last_round: FundingRoundSummaryInput.nullish(),
           })
           .nullish(),
@@ -141,10 +188,10 @@ export const OrganizationInput = z
     location: z.strictObject({ headquarters: PlaceInput.nullish(), offices: z.array(PlaceInput).max(500).optional() }).optional(),
     contact: z
       .strictObject({
-        website: text(2048).nullish(),
-        email: text(320).nullish(),
-        phone: text(64).nullish(),
-        social: z.strictObject({ linkedin: text(2048).nullish(), twitter: text(2048).nullish(), github: text(2048).nullish() }).optional(),
+        website: field.website().nullish(),
+        email: field.email().nullish(),
+        phone: field.phone().nullish(),
+        social: z.strictObject({ linkedin: field.social().nullish(), twitter: field.social().nullish(), github: field.social().nullish() }).optional(),
       })
       .optional(),
     fictional: z.boolean().optional(),
@@ -153,8 +200,20 @@ export const OrganizationInput = z
   .superRefine((organization, ctx) => {
     for (const issue of organizationIssues(organization)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, input: organization });
   })
-  .meta({ id: "OrganizationInput" });
+  .meta({ id: "OrganizationInput", description: ROUND_TRIP });
 export type OrganizationInput = z.infer<typeof OrganizationInput>;
 
-export const OrganizationWithId = OrganizationInput.extend({ id: z.number().int().positive() }).meta({ id: "OrganizationWithId" });
+export const OrganizationWithId = OrganizationInput.safeExtend({ id: organizationIdField() }).meta({ id: "OrganizationWithId", description: ROUND_TRIP });
 export type OrganizationWithId = z.infer<typeof OrganizationWithId>;
+
+/** PUT /organizations/{organization_id}: the body may repeat the id a read returns, which must then be the path's. */
+export const OrganizationReplaceInput = OrganizationInput.safeExtend({
+  organization_id: organizationId(),
+  id: organizationIdField().optional().meta({ description: "Optional; when sent it must equal organization_id" }),
+})
+  .superRefine((input, ctx) => {
+    if (input.id !== undefined && input.id !== input.organization_id) {
+      ctx.addIssue({ code: "custom", path: ["id"], message: `id ${input.id} is not the organization_id ${input.organization_id} of the path`, input: input.id });
+    }
+  })
+  .meta({ description: ROUND_TRIP });

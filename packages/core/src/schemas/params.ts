@@ -30,4 +30,4 @@ export const numberParam = (inner: z.ZodNumber = z.number()) =>
 
 export const isoDate = () => z.iso.date().meta({ description: "ISO 8601 date, YYYY-MM-DD", example: "2023-05-02" });
 
-export const organizationId = () => intParam(z.number().int().positive()).meta({ description: "Organization id (positive integer)", example: 4242 });
+export const organizationId = () => intParam(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).meta({ description: "Organization id (positive integer)", example: 4242 });

@@ -5,7 +5,7 @@ import { categoryName } from "../domain/taxonomy";
 import { OrgsimError, type ValidationIssue } from "../errors";
 import type { Embedder } from "../ports/embedder";
 import type { OrganizationRecord, OrganizationStore } from "../ports/organization-store";
-import { type Organization, OrganizationWithId } from "../schemas/organization";
+import { Organization, OrganizationWithId } from "../schemas/organization";
 import { assertSameModel } from "./model-check";
 
 /** A request's limit (REST, tRPC, MCP and the importer's batches); the service itself writes any number atomically. */
@@ -47,7 +47,14 @@ export class OrganizationService {
       if (seen.has(parsed.data.id)) issues.push({ path: [...prefix, "id"], message: `organization ${parsed.data.id} appears twice in one request` });
       seen.add(parsed.data.id);
       // The schema already ran the normalization checks (organizationIssues), so this cannot refuse.
-      organizations.push(normalizeOrganization(parsed.data));
+      const organization = normalizeOrganization(parsed.data);
+      // What is stored must read back: the derived record is checked against the read schema too.
+      const stored = Organization.safeParse(organization);
+      if (!stored.success) {
+        for (const issue of stored.error.issues) issues.push({ path: [...prefix, ...inputPathOf(issue.path.map(keyOf))], message: issue.message });
+        return;
+      }
+      organizations.push(organization);
     });
     if (issues.length > 0) {
       const failing = [...new Set(issues.map((i) => i.path[0]).filter((p): p is number => typeof p === "number"))];
@@ -94,5 +101,14 @@ export class OrganizationService {
     return this.store.count();
   }
 }
+
+/** The input field a derived field comes from, so an error names what the caller sent. */
+const SOURCE_OF_DERIVED: Record<string, string> = {
+  founded_year: "founded_on",
+  employee_range: "employee_count",
+  country: "country_code",
+  world_region: "country_code",
+};
+const inputPathOf = (path: (string | number)[]) => path.map((key, i) => (i === path.length - 1 && typeof key === "string" ? (SOURCE_OF_DERIVED[key] ?? key) : key));
 
 const keyOf = (key: PropertyKey) => (typeof key === "symbol" ? String(key) : key);

@@ -1,5 +1,5 @@
 /** The `OrganizationStore` contract: cases every backend must pass, run by each backend's tests with its own factory. */
-import type { OrganizationFilter, OrganizationRecord, OrganizationStore, VectorKind } from "@orgsim/core";
+import { FOUNDED_YEAR, MAX_AMOUNT_USD, MAX_COUNT, MAX_ORGANIZATION_ID, Organization, type OrganizationFilter, type OrganizationRecord, type OrganizationStore, type VectorKind } from "@orgsim/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dot, expected, expectedText, location } from "../expected";
 import { organization, place, randomRecords, rng, unitVector } from "../synthetic";
@@ -106,6 +106,29 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         const customers = await store.search({ vector: moved.profileVector, kind: "customer", filter: {}, offset: 0, size: 10 });
         expect(customers.map((h) => h.organization.id)).not.toContain(1);
         expect(await store.count()).toBe(5);
+      });
+
+      it("stores, reads back and filters every number at the schema's bounds", async () => {
+        const store = await fresh();
+        const base = organization(MAX_ORGANIZATION_ID, { employees: MAX_COUNT, founded: FOUNDED_YEAR.max });
+        const largest: Organization = {
+          ...base,
+          metrics: {
+            ...base.metrics,
+            founded_on: `${FOUNDED_YEAR.max}-12-31`,
+            funding: { total_raised_usd: MAX_AMOUNT_USD, rounds_count: MAX_COUNT, last_round: { stage: null, announced_on: null, amount_usd: MAX_AMOUNT_USD } },
+          },
+        };
+        const smallest = organization(1, { employees: 0, founded: FOUNDED_YEAR.min });
+        const records = [largest, smallest].map((o, i) => ({ organization: o, profileVector: unitVector(DIM, rng(20 + i)), customerVector: null }));
+        await store.upsert(records, MODEL);
+        // The bounds are those of the read schema: what the store returns parses.
+        for (const o of [largest, smallest]) expect(Organization.parse(await store.get(o.id))).toEqual(o);
+        const idsWhere = async (filter: OrganizationFilter) =>
+          (await store.search({ vector: unitVector(DIM, rng(22)), kind: "profile", filter, offset: 0, size: 10 })).map((h) => h.organization.id).sort((a, b) => a - b);
+        expect(await idsWhere({ employeesMin: MAX_COUNT, foundedYearMin: FOUNDED_YEAR.max })).toEqual([MAX_ORGANIZATION_ID]);
+        expect(await idsWhere({ employeesMax: 0, foundedYearMax: FOUNDED_YEAR.min })).toEqual([1]);
+        expect(await idsWhere({ excludeIds: [MAX_ORGANIZATION_ID] })).toEqual([1]);
       });
 
       it("deletes, from reads and from search", async () => {
