@@ -590,6 +590,19 @@ describe("path traversal", () => {
     // The real files are still served.
     for (const file of ["/docs", "/docs/", "/docs/swagger-ui.css", "/docs/swagger-ui-bundle.js"]) expect((await raw("GET", file, { token: null })).status, file).toBe(200);
   });
+
+  it("on /docs, names of Object.prototype members are a 404 with a request id, nothing logged; the page itself logs nothing", async () => {
+    const before = server.output().length;
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"]) {
+      const answer = await raw("GET", `/docs/${name}`, { token: null });
+      expect(answer.status, `${name}: ${answer.text.slice(0, 200)}`).toBe(404);
+      expect(answer.body.error).toMatchObject({ code: "NOT_FOUND", request_id: expect.any(String) });
+    }
+    for (const page of ["/docs", "/docs/", "/docs/index.html"]) expect((await raw("GET", page, { token: null })).status, page).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the server's log reaches us through a pipe
+    const logged = server.output().slice(before);
+    expect(logged).not.toMatch(/request failed|ERR_HTTP_HEADERS_SENT|ENOENT|swagger-ui-dist/);
+  });
 });
 
 describe("afterwards", () => {

@@ -1,17 +1,17 @@
 /** The HTTP server: REST (/v1), tRPC (/trpc), MCP (/mcp), OpenAPI (/openapi.json, /docs) and health probes. */
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import { appRouter } from "@orgsim/api";
+import { OrgsimError } from "@orgsim/core";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { App } from "../app";
 import { type AccessPolicyOptions, createAccessPolicy } from "./access";
-import { contextFactory } from "./context";
+import { contextFactory, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";
 import { admitRequest, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_TRPC_BATCH } from "./limits";
 import { createMcpHandler } from "./mcp";
 import { createRestHandler } from "./rest";
 
-const notFound = (res: ServerResponse, path: string) =>
-  send(res, 404, "application/json", JSON.stringify({ error: { code: "NOT_FOUND", message: `No route ${path}`, status: 404, details: {}, request_id: null } }));
+const notFound = (req: IncomingMessage, res: ServerResponse, path: string) => sendContractError(req, res, new OrgsimError("NOT_FOUND", `No route ${path}`));
 
 export function createHttpServer(app: App, access: AccessPolicyOptions): Server {
   const accessOf = createAccessPolicy(app.access, access);
@@ -48,10 +48,10 @@ export function createHttpServer(app: App, access: AccessPolicyOptions): Server 
       if (path === "/docs" || path.startsWith("/docs/")) {
         if (await docs.docs(path, res)) return;
       }
-      notFound(res, path);
+      notFound(req, res, path);
     } catch (error) {
       console.error("request failed", error);
-      if (!res.headersSent) send(res, 500, "application/json", JSON.stringify({ error: { code: "INTERNAL", message: "Internal error", status: 500, details: {}, request_id: null } }));
+      if (!res.headersSent) sendContractError(req, res, error);
       else res.end();
     }
   });
