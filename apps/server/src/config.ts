@@ -32,6 +32,10 @@ export interface Config {
   cursorSecret: string | undefined;
   /** How long a shutdown waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /** How long a client may take to send a request's line and headers (then 408). */
+  headersTimeoutMs: number;
+  /** How long a client may take to send a whole request, body included (then 408). */
+  requestTimeoutMs: number;
 }
 
 /** The repository root (where pnpm-workspace.yaml is), for default data paths. */
@@ -51,8 +55,8 @@ function cursorSecretFrom(value: string | undefined): string | undefined {
   return value;
 }
 
-function intFromEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
+function intFromEnv(name: string, fallback: number, min: number, max: number, env = process.env): number {
+  const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -87,14 +91,25 @@ export function loadConfig(env = process.env): Config {
           }
         : undefined,
     host: env.HOST || "127.0.0.1",
-    port: intFromEnv("PORT", 3000, 0, 65535),
+    port: intFromEnv("PORT", 3000, 0, 65535, env),
     dataDir: env.ORGSIM_DATA_DIR ? resolve(userCwd(), env.ORGSIM_DATA_DIR) : join(repoRoot(), ".orgsim", "data"),
     modelDir: env.ORGSIM_MODEL_DIR ? resolve(userCwd(), env.ORGSIM_MODEL_DIR) : undefined,
     modelId: env.ORGSIM_MODEL || undefined,
-    sampleSize: intFromEnv("ORGSIM_SAMPLE_SIZE", 2000, 0, 100_000),
-    rateLimitPerMinute: intFromEnv("ORGSIM_RATE_LIMIT_PER_MINUTE", 600, 1, 100_000_000),
-    keyCacheMs: intFromEnv("ORGSIM_KEY_CACHE_MS", 5_000, 0, 600_000),
+    sampleSize: intFromEnv("ORGSIM_SAMPLE_SIZE", 2000, 0, 100_000, env),
+    rateLimitPerMinute: intFromEnv("ORGSIM_RATE_LIMIT_PER_MINUTE", 600, 1, 100_000_000, env),
+    keyCacheMs: intFromEnv("ORGSIM_KEY_CACHE_MS", 5_000, 0, 600_000, env),
     cursorSecret: cursorSecretFrom(env.ORGSIM_CURSOR_SECRET),
-    shutdownTimeoutMs: intFromEnv("ORGSIM_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 3_600_000),
+    shutdownTimeoutMs: intFromEnv("ORGSIM_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 3_600_000, env),
+    ...requestTimeoutsFrom(env),
   };
+}
+
+/** Slow clients (a header a minute, a body a byte at a time) must not hold connections for long. */
+function requestTimeoutsFrom(env: NodeJS.ProcessEnv): Pick<Config, "headersTimeoutMs" | "requestTimeoutMs"> {
+  const headersTimeoutMs = intFromEnv("ORGSIM_HEADERS_TIMEOUT_MS", 20_000, 100, 600_000, env);
+  const requestTimeoutMs = intFromEnv("ORGSIM_REQUEST_TIMEOUT_MS", 120_000, 100, 3_600_000, env);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new Error(`ORGSIM_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must be at least ORGSIM_HEADERS_TIMEOUT_MS (${headersTimeoutMs}): the headers are part of the request`);
+  }
+  return { headersTimeoutMs, requestTimeoutMs };
 }

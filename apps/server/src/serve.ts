@@ -23,7 +23,12 @@ export async function serve(config: Config): Promise<void> {
         "Create a key first (pnpm orgsim keys create --tenant <tenant> --scopes search:read,collections:read,collections:write), or listen on 127.0.0.1.",
     );
   }
-  const server = createHttpServer(app, { loopbackOnly, defaultRateLimitPerMinute: config.rateLimitPerMinute });
+  const server = createHttpServer(app, {
+    loopbackOnly,
+    defaultRateLimitPerMinute: config.rateLimitPerMinute,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   const inFlight = trackResponses(server, app);
   server.listen(config.port, config.host);
   await once(server, "listening");

@@ -38,6 +38,10 @@ export function createAccessPolicy(access: AccessService, options: AccessPolicyO
   };
 
   async function principalOf(req: IncomingMessage): Promise<Principal> {
+    // Node keeps the first of several Authorization headers; a proxy may keep another: which key is meant is unclear.
+    if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
+      throw OrgsimError.validation([{ path: ["authorization"], message: "send one Authorization header, not several" }]);
+    }
     const header = req.headers.authorization;
     if (header !== undefined) {
       const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);

@@ -7,7 +7,7 @@ import { send } from "./docs";
 
 export type ContextFactory = (req: IncomingMessage, res: ServerResponse, calls?: number) => Promise<Context>;
 
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+export const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The caller's X-Request-Id when it is safe to echo, else a new one; set on the response. */
 export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {

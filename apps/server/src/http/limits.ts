@@ -43,7 +43,7 @@ export async function admitRequest(req: IncomingMessage, res: ServerResponse, su
 
 /** Throws the contract's error for a URL or body the service does not accept; sets `req.body` to a checked body. */
 export async function checkRequest(req: IncomingMessage, surface: Surface): Promise<void> {
-  const urlIssue = checkUrl(req.url ?? "/", surface);
+  const urlIssue = checkUrl(req.url ?? "/", surface) ?? (surface === "trpc" ? checkTrpcQueryInput(req.url ?? "/") : null);
   if (urlIssue) throw OrgsimError.validation([urlIssue]);
   if (!METHODS_WITH_BODY.has(req.method ?? "GET")) return;
 
@@ -111,6 +111,23 @@ function checkUrl(url: string, surface: Surface): ValidationIssue | null {
     if (eq >= 0 && decode(part.slice(eq + 1)) === null) return { path: [name], message: `${name} is not valid percent-encoded UTF-8` };
   }
   return null;
+}
+
+/**
+ * tRPC GET carries its JSON in `?input=`: the same JSON checks as a body (duplicate keys, lone
+ * surrogates, prototype keys, depth), so GET and POST accept the same inputs. JSON.parse judges
+ * well-formedness first (inspectJson needs well-formed text); tRPC names a malformed input itself.
+ */
+function checkTrpcQueryInput(url: string): ValidationIssue | null {
+  const input = new URL(url, "http://localhost").searchParams.get("input");
+  if (input === null) return null;
+  try {
+    JSON.parse(input);
+  } catch {
+    return null;
+  }
+  const issue = inspectJson(input);
+  return issue && { ...issue, message: issue.message.replace("the request body", "the input") };
 }
 
 function decode(component: string): string | null {
