@@ -32,6 +32,11 @@ export interface Config {
   cursorSecret: string | undefined;
   /** How long a shutdown waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /**
+   * ORGSIM_OPEN=true: run open (no key needed) while no key is active, even after keys were
+   * revoked; loopback only. Without it a server whose keys were all revoked keeps requiring keys.
+   */
+  openOnPurpose: boolean;
   /** How long a client may take to send a request's line and headers (then 408). */
   headersTimeoutMs: number;
   /** How long a client may take to send a whole request, body included (then 408). */
@@ -63,6 +68,13 @@ function intFromEnv(name: string, fallback: number, min: number, max: number, en
     throw new Error(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
   }
   return value;
+}
+
+function booleanFrom(name: string, env: NodeJS.ProcessEnv): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  throw new Error(`${name} must be "true" or "false"; got "${raw}"`);
 }
 
 /** Where the user ran the command: pnpm runs package scripts in the package folder but keeps the caller's folder in INIT_CWD. */
@@ -100,6 +112,7 @@ export function loadConfig(env = process.env): Config {
     keyCacheMs: intFromEnv("ORGSIM_KEY_CACHE_MS", 5_000, 0, 600_000, env),
     cursorSecret: cursorSecretFrom(env.ORGSIM_CURSOR_SECRET),
     shutdownTimeoutMs: intFromEnv("ORGSIM_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 3_600_000, env),
+    openOnPurpose: booleanFrom("ORGSIM_OPEN", env),
     ...requestTimeoutsFrom(env),
   };
 }

@@ -235,3 +235,66 @@ describe("without API keys", () => {
     }
   });
 });
+
+describe("revoking the last key", () => {
+  const dir = mkdtempSync(join(tmpdir(), "orgsim-revoked-"));
+  afterAll(() => removeDir(dir));
+  const command = (...args: string[]) => orgsimCommand(args, dir);
+  const create = async () => {
+    const result = await command("keys", "create", "--tenant", "acme", "--scopes", "search:read", "--json");
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout) as { id: string; token: string };
+  };
+  /** A call without a key on REST, tRPC and MCP: each surface's HTTP status. */
+  async function statusesWithoutKey(on: TestServer) {
+    const rest = await api(on, "GET", "/categories");
+    const viaTrpc = await fetch(`${on.baseUrl}/trpc/categories.list`);
+    const mcp = await fetch(`${on.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    return { rest: rest.status, trpc: viaTrpc.status, mcp: mcp.status, message: rest.body.error?.message as string | undefined };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 200)); // the server's log comes through a pipe
+  const env = { ORGSIM_SAMPLE_SIZE: "0", ORGSIM_KEY_CACHE_MS: "0" };
+
+  it("keeps requiring keys, says so in the log, and still does after a restart", async () => {
+    const key = await create();
+    const first = await startServer({ dataDir: dir, env });
+    try {
+      expect((await statusesWithoutKey(first)).rest).toBe(401);
+      expect((await command("keys", "revoke", key.id)).code).toBe(0);
+      const after = await statusesWithoutKey(first);
+      expect(after).toMatchObject({ rest: 401, trpc: 401, mcp: 401, message: expect.stringMatching(/every API key of this server is revoked.*ORGSIM_OPEN=true/) });
+      await settle();
+      expect(first.output()).toMatch(/Access changed: every API key of this server is revoked, and keys stay required/);
+    } finally {
+      await first.stop();
+    }
+    const restarted = await startServer({ dataDir: dir, env });
+    try {
+      expect(restarted.output()).toMatch(/Access\s+API keys required, but every key is revoked/);
+      expect(await statusesWithoutKey(restarted)).toMatchObject({ rest: 401, trpc: 401, mcp: 401 });
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it("runs open only when restarted with ORGSIM_OPEN=true, on loopback, and logs each change", async () => {
+    const open = await startServer({ dataDir: dir, env: { ...env, ORGSIM_OPEN: "true" } });
+    try {
+      expect(open.output()).toMatch(/Access\s+OPEN \(ORGSIM_OPEN=true\)/);
+      expect(await statusesWithoutKey(open)).toMatchObject({ rest: 200, trpc: 200, mcp: 200 });
+      const key = await create();
+      expect(await statusesWithoutKey(open)).toMatchObject({ rest: 401, trpc: 401, mcp: 401 });
+      await command("keys", "revoke", key.id);
+      expect((await statusesWithoutKey(open)).rest).toBe(200);
+      await settle();
+      expect(open.output()).toMatch(/Access changed: API keys are required[\s\S]*Access changed: OPEN: no API key is active and ORGSIM_OPEN=true/);
+    } finally {
+      await open.stop();
+    }
+    await expect(startServer({ dataDir: dir, env: { ...env, ORGSIM_OPEN: "true", HOST: "0.0.0.0" } })).rejects.toThrow(/Refusing ORGSIM_OPEN=true on 0\.0\.0\.0/);
+  });
+});

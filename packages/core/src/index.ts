@@ -27,4 +27,4 @@ export { OrganizationService, MAX_BULK_ORGANIZATIONS } from "./services/organiza
 export { CollectionService } from "./services/collection-service";
 export { encodeCursor, decodeCursor, fingerprint, setCursorSecret } from "./services/cursor";
 export { assertSameModel } from "./services/model-check";
-export { AccessService, assertScope, DEFAULT_TENANT, openPrincipal, type Principal, unauthorized } from "./services/access-service";
+export { type AccessMode, AccessService, assertScope, DEFAULT_TENANT, openPrincipal, type Principal, unauthorized } from "./services/access-service";
