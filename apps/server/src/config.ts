@@ -37,6 +37,8 @@ export interface Config {
    * revoked; loopback only. Without it a server whose keys were all revoked keeps requiring keys.
    */
   openOnPurpose: boolean;
+  /** Names besides loopback ones that clients may use for this server (Host, Origin): ORGSIM_ALLOWED_HOSTS. */
+  allowedHosts: string[];
   /** How long a client may take to send a request's line and headers (then 408). */
   headersTimeoutMs: number;
   /** How long a client may take to send a whole request, body included (then 408). */
@@ -68,6 +70,17 @@ function intFromEnv(name: string, fallback: number, min: number, max: number, en
     throw new Error(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
   }
   return value;
+}
+
+/** Comma-separated host names or IP addresses, without scheme or port (`orgsim.internal,10.0.0.5,[fd00::5]`). */
+function allowedHostsFrom(value: string | undefined): string[] {
+  const names = (value ?? "").split(",").map((name) => name.trim().toLowerCase()).filter(Boolean);
+  for (const name of names) {
+    if (!/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/.test(name)) {
+      throw new Error(`ORGSIM_ALLOWED_HOSTS lists host names or IP addresses without scheme or port, comma-separated; "${name}" is not one`);
+    }
+  }
+  return names.map((name) => name.replace(/^\[|\]$/g, ""));
 }
 
 function booleanFrom(name: string, env: NodeJS.ProcessEnv): boolean {
@@ -113,6 +126,7 @@ export function loadConfig(env = process.env): Config {
     cursorSecret: cursorSecretFrom(env.ORGSIM_CURSOR_SECRET),
     shutdownTimeoutMs: intFromEnv("ORGSIM_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 3_600_000, env),
     openOnPurpose: booleanFrom("ORGSIM_OPEN", env),
+    allowedHosts: allowedHostsFrom(env.ORGSIM_ALLOWED_HOSTS),
     ...requestTimeoutsFrom(env),
   };
 }

@@ -31,6 +31,7 @@ export async function serve(config: Config): Promise<void> {
     loopbackOnly,
     defaultRateLimitPerMinute: config.rateLimitPerMinute,
     openOnPurpose: config.openOnPurpose,
+    allowedHosts: config.allowedHosts,
     modeAtStart,
     log,
     headersTimeoutMs: config.headersTimeoutMs,

@@ -14,7 +14,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startServer({
-    env: { ORGSIM_SAMPLE_SIZE: "20", ORGSIM_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), ORGSIM_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+    env: { ORGSIM_SAMPLE_SIZE: "20", ORGSIM_ALLOWED_HOSTS: "orgsim.internal, [fd00::5]", ORGSIM_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), ORGSIM_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
   });
 });
 afterAll(async () => {
@@ -127,5 +127,52 @@ describe("two Authorization headers", () => {
     );
     expect(mcp.status).toBe(400);
     expect(mcp.body.error.data).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ path: ["authorization"] }] } });
+  });
+});
+
+describe("DNS rebinding: Host and Origin", () => {
+  const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const port = () => new URL(server.baseUrl).port;
+  /** A state-changing and a reading call on each surface, with these headers. */
+  async function everySurface(headers: Record<string, string>) {
+    const h = { ...JSON_HEADERS, ...headers };
+    return {
+      restWrite: await send("POST", "/v1/collections", h, JSON.stringify({ name: "Rebound" })),
+      restRead: await send("GET", "/v1/categories", h),
+      trpcWrite: await send("POST", "/trpc/collections.create", h, JSON.stringify({ name: "Rebound" })),
+      trpcRead: await send("GET", "/trpc/categories.list", h),
+      mcp: await send("POST", "/mcp", h, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })),
+    };
+  }
+  const statuses = (answers: Record<string, { status: number }>) => Object.fromEntries(Object.entries(answers).map(([k, v]) => [k, v.status]));
+
+  it("refuses a Host that is neither loopback nor in ORGSIM_ALLOWED_HOSTS with 403, on REST, tRPC and MCP", async () => {
+    for (const host of ["evil.example", `evil.example:${port()}`, "127.0.0.1.evil.example", "localhost.evil.example", "evil@127.0.0.1"]) {
+      const answers = await everySurface({ host });
+      expect(statuses(answers), host).toEqual({ restWrite: 403, restRead: 403, trpcWrite: 403, trpcRead: 403, mcp: 403 });
+      expect(answers.restWrite.body.error).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/ORGSIM_ALLOWED_HOSTS/), request_id: expect.any(String) });
+      expect(answers.trpcWrite.body.error.data.error).toMatchObject({ code: "FORBIDDEN" });
+      expect(answers.mcp.body.error.data).toMatchObject({ code: "FORBIDDEN" });
+    }
+    // Nothing was written.
+    const names = (await send("GET", "/v1/collections?limit=100", {})).body.data.map((c: any) => c.name);
+    expect(names).not.toContain("Rebound");
+  });
+
+  it("serves loopback names and the names in ORGSIM_ALLOWED_HOSTS", async () => {
+    for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, "orgsim.internal", `ORGSIM.internal:${port()}`, "[fd00::5]:8080", "[::1]"]) {
+      expect(statuses(await everySurface({ host })), host).toEqual({ restWrite: 201, restRead: 200, trpcWrite: 200, trpcRead: 200, mcp: 200 });
+    }
+  });
+
+  it("refuses a browser Origin that is not allowed on requests that change data, and lets it read", async () => {
+    for (const origin of ["https://evil.example", "http://127.0.0.1.evil.example:3000", "null"]) {
+      const answers = await everySurface({ host: `127.0.0.1:${port()}`, origin });
+      expect(statuses(answers), origin).toEqual({ restWrite: 403, restRead: 200, trpcWrite: 403, trpcRead: 200, mcp: 403 });
+      expect(answers.restWrite.body.error).toMatchObject({ code: "FORBIDDEN", details: { origin } });
+    }
+    for (const origin of ["http://localhost:6274", "https://orgsim.internal"]) {
+      expect(statuses(await everySurface({ host: `127.0.0.1:${port()}`, origin })), origin).toEqual({ restWrite: 201, restRead: 200, trpcWrite: 200, trpcRead: 200, mcp: 200 });
+    }
   });
 });

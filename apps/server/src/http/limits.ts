@@ -10,6 +10,7 @@
  * read `req.body` instead of the stream when it is set.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { contractErrorOf } from "@orgsim/api";
 import { OrgsimError, type ValidationIssue } from "@orgsim/core";
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { requestIdOf } from "./context";
@@ -36,7 +37,7 @@ export async function admitRequest(req: IncomingMessage, res: ServerResponse, su
     return true;
   } catch (error) {
     if (!(error instanceof OrgsimError)) throw error;
-    refuse(req, res, error, surface);
+    sendRefusal(req, res, error, surface);
     return false;
   }
 }
@@ -271,8 +272,8 @@ export function inspectJson(text: string): ValidationIssue | null {
 }
 
 /** Sends the contract's error for a refused request, in the surface's envelope. */
-function refuse(req: IncomingMessage, res: ServerResponse, error: OrgsimError, surface: Surface) {
-  const contract = { code: error.code, message: error.message, status: error.status, details: error.details, request_id: requestIdOf(req, res) };
+export function sendRefusal(req: IncomingMessage, res: ServerResponse, error: OrgsimError, surface: Surface) {
+  const contract = contractErrorOf(error, requestIdOf(req, res));
   let body: unknown = { error: contract };
   if (surface === "trpc") {
     const url = new URL(req.url ?? "/", "http://localhost");

@@ -18,11 +18,14 @@ import { OrgsimError } from "@orgsim/core";
 import { createOrgsimMcpServer } from "@orgsim/mcp";
 import type { AccessPolicy } from "./access";
 import { requestIdOf } from "./context";
+import type { HostCheck } from "./host-check";
 import { checkRequest, MAX_BODY_BYTES } from "./limits";
 
 export interface McpHandlerOptions {
   /** Authenticates the caller (API key, rate limit), as for REST and tRPC. */
   accessOf: AccessPolicy;
+  /** DNS-rebinding protection, as for REST and tRPC (and as the MCP transport spec asks of local servers). */
+  hostCheck: HostCheck;
   log?: (line: string) => void;
 }
 
@@ -30,8 +33,11 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
   const log = options.log ?? ((line: string) => console.error(line));
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const refused = refusal(req);
-    if (refused) return jsonRpcError(res, 403, refused);
+    const refused = options.hostCheck(req);
+    if (refused) {
+      const error = contractErrorOf(refused, requestIdOf(req, res));
+      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error);
+    }
     if (req.method !== "POST") {
       res.setHeader("allow", "POST");
       return jsonRpcError(res, 405, "Method not allowed: this MCP endpoint is stateless and takes POST only");
@@ -67,31 +73,6 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   };
-}
-
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-const LOOPBACK_ADDRESS = /^(127\.|::1$|::ffff:127\.)/;
-
-function hostnameOf(value: string): string | null {
-  try {
-    return new URL(value.includes("://") ? value : `http://${value}`).hostname;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * DNS-rebinding protection, as the MCP transport spec asks of local servers: on a
- * loopback connection the Host must be a loopback name, and a browser's Origin (when
- * sent) a loopback origin. Returns why a request is refused, or null.
- */
-function refusal(req: IncomingMessage): string | null {
-  if (!LOOPBACK_ADDRESS.test(req.socket.localAddress ?? "")) return null;
-  const host = hostnameOf(req.headers.host ?? "");
-  if (!host || !LOOPBACK_NAMES.has(host)) return `Forbidden: Host ${req.headers.host ?? "(none)"} is not a local name`;
-  const origin = req.headers.origin;
-  if (origin !== undefined && !LOOPBACK_NAMES.has(hostnameOf(origin) ?? "")) return `Forbidden: Origin ${origin} is not allowed`;
-  return null;
 }
 
 /** Transport-level refusals are JSON-RPC errors (no request id), as the SDK writes its own. */

@@ -9,13 +9,16 @@ import type { App } from "../app";
 import { type AccessPolicyOptions, createAccessPolicy } from "./access";
 import { contextFactory, SAFE_REQUEST_ID, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";
-import { admitRequest, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_TRPC_BATCH } from "./limits";
+import { createHostCheck } from "./host-check";
+import { admitRequest, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_TRPC_BATCH, sendRefusal } from "./limits";
 import { createMcpHandler } from "./mcp";
 import { createRestHandler } from "./rest";
 
 const notFound = (req: IncomingMessage, res: ServerResponse, path: string) => sendContractError(req, res, new OrgsimError("NOT_FOUND", `No route ${path}`));
 
 export interface HttpServerOptions extends AccessPolicyOptions {
+  /** Names besides loopback ones clients may call this server by (DNS-rebinding protection, see ./host-check). */
+  allowedHosts: readonly string[];
   /** How long a client may take to send the request line and headers; then 408. */
   headersTimeoutMs: number;
   /** How long a client may take to send the whole request; then 408. */
@@ -34,7 +37,8 @@ export function createHttpServer(app: App, access: HttpServerOptions): Server {
     maxBatchSize: MAX_TRPC_BATCH,
     createContext: ({ req, res, info }) => createContext(req, res, Math.max(1, info.calls.length)),
   });
-  const mcp = createMcpHandler(app.services, { accessOf });
+  const hostCheck = createHostCheck(access.allowedHosts);
+  const mcp = createMcpHandler(app.services, { accessOf, hostCheck });
   let baseUrl = "";
   const docs = createDocsHandlers(() => baseUrl);
 
@@ -51,10 +55,14 @@ export function createHttpServer(app: App, access: HttpServerOptions): Server {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     try {
       if (path.startsWith("/v1/")) {
+        const refused = hostCheck(req);
+        if (refused) return sendRefusal(req, res, refused, "rest");
         req.url = req.url?.slice(3);
         return await rest(req, res);
       }
       if (path.startsWith("/trpc/")) {
+        const refused = hostCheck(req);
+        if (refused) return sendRefusal(req, res, refused, "trpc");
         if (!(await admitRequest(req, res, "trpc"))) return;
         return trpc(req, res);
       }
