@@ -199,6 +199,30 @@ describe("with API keys", () => {
     expect(tooMany.status).toBe(400);
   });
 
+  it("counts each call of an MCP batch against the key's limit, and bounds batches", async () => {
+    const key = await createKey("acme", "search:read", "--rate-limit", "4");
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_categories", arguments: {} } });
+    const batch = (messages: unknown[], token = key.token) =>
+      fetch(`${server.baseUrl}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` },
+        body: JSON.stringify(messages),
+      });
+    const three = await batch([call(1), call(2), call(3)]);
+    expect(three.status).toBe(200);
+    expect(((await three.json()) as any[]).map((answer) => answer.id)).toEqual([1, 2, 3]);
+    expect(three.headers.get("ratelimit-remaining")).toBe("1");
+    const overBudget = await batch([call(4), call(5)]);
+    expect(overBudget.status).toBe(429);
+    expect(((await overBudget.json()) as any).error.data).toMatchObject({ code: "RATE_LIMITED" });
+
+    const tooMany = await batch(Array.from({ length: 21 }, (_, i) => call(i + 1)), keys.acme.token);
+    expect(tooMany.status).toBe(400);
+    const refused = (await tooMany.json()) as any;
+    expect(refused.error.code).toBe(-32600);
+    expect(refused.error.data).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ path: ["batch"], message: expect.stringMatching(/at most 20/) }] } });
+  });
+
   it("stops accepting a revoked key", async () => {
     const key = await createKey("acme", "search:read");
     expect((await api(server, "GET", "/categories", undefined, key.token)).status).toBe(200);

@@ -20,6 +20,8 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const MAX_HEADER_BYTES = 64 * 1024;
 /** Most operations one tRPC batch request may carry. */
 export const MAX_TRPC_BATCH = 20;
+/** Most messages one MCP (JSON-RPC) batch may carry; the SDK's own bound is 100. */
+export const MAX_MCP_BATCH = 20;
 /** Deepest nesting of arrays and objects a JSON body may have (the contract's inputs need 4). */
 export const MAX_JSON_DEPTH = 64;
 
