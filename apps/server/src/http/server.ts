@@ -42,16 +42,15 @@ export function createHttpServer(app: App, access: HttpServerOptions): Server {
   let baseUrl = "";
   const docs = createDocsHandlers(() => baseUrl);
 
-  // 64 KiB of headers: a 2,000-character query in a non-Latin script is ~18 KiB percent-encoded, over Node's 16 KiB default.
-  const server = createServer(
-    {
-      maxHeaderSize: MAX_HEADER_BYTES,
-      headersTimeout: access.headersTimeoutMs,
-      requestTimeout: access.requestTimeoutMs,
-      // Node looks for expired requests every 30 s by default: a 2 s timeout would fire at up to 32 s.
-      connectionsCheckingInterval: Math.min(1_000, access.headersTimeoutMs),
-    },
-    async (req: IncomingMessage, res: ServerResponse) => {
+  const serverOptions = {
+    // 64 KiB of headers: a 2,000-character query in a non-Latin script is ~18 KiB percent-encoded, over Node's 16 KiB default.
+    maxHeaderSize: MAX_HEADER_BYTES,
+    headersTimeout: access.headersTimeoutMs,
+    requestTimeout: access.requestTimeoutMs,
+    // Node looks for expired requests every 30 s by default: a 2 s timeout would fire at up to 32 s.
+    connectionsCheckingInterval: Math.min(1_000, access.headersTimeoutMs),
+  };
+  const server = createServer(serverOptions, async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     try {
       if (path.startsWith("/v1/")) {
