@@ -34,6 +34,17 @@ export interface Config {
   cursorSecret: string | undefined;
   /** How long a shutdown waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /**
+   * ORGSIM_OPEN=true: run open (no key needed) while no key is active, even after keys were
+   * revoked; loopback only. Without it a server whose keys were all revoked keeps requiring keys.
+   */
+  openOnPurpose: boolean;
+  /** Names besides loopback ones that clients may use for this server (Host, Origin): ORGSIM_ALLOWED_HOSTS. */
+  allowedHosts: string[];
+  /** How long a client may take to send a request's line and headers (then 408). */
+  headersTimeoutMs: number;
+  /** How long a client may take to send a whole request, body included (then 408). */
+  requestTimeoutMs: number;
 }
 
 /** The repository root (where pnpm-workspace.yaml is), for default data paths. */
@@ -53,14 +64,32 @@ function cursorSecretFrom(value: string | undefined): string | undefined {
   return value;
 }
 
-function intFromEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
+function intFromEnv(name: string, fallback: number, min: number, max: number, env = process.env): number {
+  const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new Error(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
   }
   return value;
+}
+
+/** Comma-separated host names or IP addresses, without scheme or port (`orgsim.internal,10.0.0.5,[fd00::5]`). */
+function allowedHostsFrom(value: string | undefined): string[] {
+  const names = (value ?? "").split(",").map((name) => name.trim().toLowerCase()).filter(Boolean);
+  for (const name of names) {
+    if (!/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/.test(name)) {
+      throw new Error(`ORGSIM_ALLOWED_HOSTS lists host names or IP addresses without scheme or port, comma-separated; "${name}" is not one`);
+    }
+  }
+  return names.map((name) => name.replace(/^\[|\]$/g, ""));
+}
+
+function booleanFrom(name: string, env: NodeJS.ProcessEnv): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  throw new Error(`${name} must be "true" or "false"; got "${raw}"`);
 }
 
 /** Where the user ran the command: pnpm runs package scripts in the package folder but keeps the caller's folder in INIT_CWD. */
@@ -90,14 +119,27 @@ export function loadConfig(env = process.env): Config {
           }
         : undefined,
     host: env.HOST || "127.0.0.1",
-    port: intFromEnv("PORT", 3000, 0, 65535),
+    port: intFromEnv("PORT", 3000, 0, 65535, env),
     dataDir: env.ORGSIM_DATA_DIR ? resolve(userCwd(), env.ORGSIM_DATA_DIR) : join(repoRoot(), ".orgsim", "data"),
     modelDir: env.ORGSIM_MODEL_DIR ? resolve(userCwd(), env.ORGSIM_MODEL_DIR) : undefined,
     modelId: env.ORGSIM_MODEL || undefined,
-    sampleSize: intFromEnv("ORGSIM_SAMPLE_SIZE", 2000, 0, 100_000),
-    rateLimitPerMinute: intFromEnv("ORGSIM_RATE_LIMIT_PER_MINUTE", 600, 1, 100_000_000),
-    keyCacheMs: intFromEnv("ORGSIM_KEY_CACHE_MS", 5_000, 0, 600_000),
+    sampleSize: intFromEnv("ORGSIM_SAMPLE_SIZE", 2000, 0, 100_000, env),
+    rateLimitPerMinute: intFromEnv("ORGSIM_RATE_LIMIT_PER_MINUTE", 600, 1, 100_000_000, env),
+    keyCacheMs: intFromEnv("ORGSIM_KEY_CACHE_MS", 5_000, 0, 600_000, env),
     cursorSecret: cursorSecretFrom(env.ORGSIM_CURSOR_SECRET),
-    shutdownTimeoutMs: intFromEnv("ORGSIM_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 3_600_000),
+    shutdownTimeoutMs: intFromEnv("ORGSIM_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 3_600_000, env),
+    openOnPurpose: booleanFrom("ORGSIM_OPEN", env),
+    allowedHosts: allowedHostsFrom(env.ORGSIM_ALLOWED_HOSTS),
+    ...requestTimeoutsFrom(env),
   };
+}
+
+/** Slow clients (a header a minute, a body a byte at a time) must not hold connections for long. */
+function requestTimeoutsFrom(env: NodeJS.ProcessEnv): Pick<Config, "headersTimeoutMs" | "requestTimeoutMs"> {
+  const headersTimeoutMs = intFromEnv("ORGSIM_HEADERS_TIMEOUT_MS", 20_000, 100, 600_000, env);
+  const requestTimeoutMs = intFromEnv("ORGSIM_REQUEST_TIMEOUT_MS", 120_000, 100, 3_600_000, env);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new Error(`ORGSIM_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must be at least ORGSIM_HEADERS_TIMEOUT_MS (${headersTimeoutMs}): the headers are part of the request`);
+  }
+  return { headersTimeoutMs, requestTimeoutMs };
 }

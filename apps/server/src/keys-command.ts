@@ -72,8 +72,9 @@ export function keysCommand(): Command {
     .description("revoke a key for good (servers stop accepting it within ORGSIM_KEY_CACHE_MS, 5 s by default)")
     .argument("<id>", "the key id (key_…), from `keys list`")
     .action(async (id: string) => {
-      const key = await withKeys((access) => access.revoke(id));
+      const [key, anyActive] = await withKeys(async (access) => [await access.revoke(id), await access.hasActiveKeys()] as const);
       console.log(`Revoked ${key.id} (tenant ${key.tenant}) at ${key.revoked_at}`);
+      if (!anyActive) console.log("No key is active now: servers keep requiring keys (create one, or restart a loopback server with ORGSIM_OPEN=true to run it open).");
     });
 
   return keys;

@@ -1,7 +1,7 @@
 /** Starts the server: opens the backend, loads the model, listens, loads sample data, shuts down gracefully. */
 import { once } from "node:events";
 import type { Server, ServerResponse } from "node:http";
-import { assertSameModel } from "@orgsim/core";
+import { type AccessMode, assertSameModel } from "@orgsim/core";
 import { type App, createApp } from "./app";
 import type { Config } from "./config";
 import { isLoopbackHost } from "./http/access";
@@ -12,18 +12,31 @@ export async function serve(config: Config): Promise<void> {
   const drainTimeoutMs = config.shutdownTimeoutMs;
   const app = await createApp(config);
   const loopbackOnly = isLoopbackHost(config.host);
-  const keyed = await app.access.hasActiveKeys().catch(async (error) => {
+  const modeAtStart = await app.access.mode(config.openOnPurpose).catch(async (error) => {
     await app.close();
     throw error;
   });
-  if (!loopbackOnly && !keyed) {
+  if (!loopbackOnly && config.openOnPurpose) {
+    await app.close();
+    throw new Error(`Refusing ORGSIM_OPEN=true on ${config.host}: a server runs open on loopback only (HOST=127.0.0.1)`);
+  }
+  if (!loopbackOnly && modeAtStart !== "keys") {
     await app.close();
     throw new Error(
       `Refusing to listen on ${config.host} without API keys: anyone who can reach it would have full access. ` +
         "Create a key first (pnpm orgsim keys create --tenant <tenant> --scopes search:read,collections:read,collections:write), or listen on 127.0.0.1.",
     );
   }
-  const server = createHttpServer(app, { loopbackOnly, defaultRateLimitPerMinute: config.rateLimitPerMinute });
+  const server = createHttpServer(app, {
+    loopbackOnly,
+    defaultRateLimitPerMinute: config.rateLimitPerMinute,
+    openOnPurpose: config.openOnPurpose,
+    allowedHosts: config.allowedHosts,
+    modeAtStart,
+    log,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   const inFlight = trackResponses(server, app);
   server.listen(config.port, config.host);
   await once(server, "listening");
@@ -89,11 +102,19 @@ export async function serve(config: Config): Promise<void> {
       `  Docs     ${base}/docs`,
       `  Health   ${base}/health, ${base}/ready`,
       config.backend === "embedded" ? `  Data     ${config.dataDir}` : `  Elasticsearch ${config.elasticsearch?.url}`,
-      (await app.access.hasActiveKeys())
-        ? `  Access   API keys required (Authorization: Bearer …); ${config.rateLimitPerMinute} requests a minute per key unless the key sets its own`
-        : "  Access   OPEN: no API keys configured, so every local caller has full access; listening on loopback only (create a key to require keys)",
+      `  Access   ${accessLine(modeAtStart, config)}`,
     ].join("\n"),
   );
+}
+
+function accessLine(mode: AccessMode, config: Config): string {
+  if (mode === "keys") return `API keys required (Authorization: Bearer …); ${config.rateLimitPerMinute} requests a minute per key unless the key sets its own`;
+  if (mode === "revoked") {
+    return "API keys required, but every key is revoked: requests are refused until a key is created (or restart with ORGSIM_OPEN=true to run open on loopback)";
+  }
+  return config.openOnPurpose
+    ? "OPEN (ORGSIM_OPEN=true): no API key is active, so every local caller has full access; listening on loopback only"
+    : "OPEN: no API keys configured, so every local caller has full access; listening on loopback only (create a key to require keys)";
 }
 
 /**

@@ -199,6 +199,30 @@ describe("with API keys", () => {
     expect(tooMany.status).toBe(400);
   });
 
+  it("counts each call of an MCP batch against the key's limit, and bounds batches", async () => {
+    const key = await createKey("acme", "search:read", "--rate-limit", "4");
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_categories", arguments: {} } });
+    const batch = (messages: unknown[], token = key.token) =>
+      fetch(`${server.baseUrl}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` },
+        body: JSON.stringify(messages),
+      });
+    const three = await batch([call(1), call(2), call(3)]);
+    expect(three.status).toBe(200);
+    expect(((await three.json()) as any[]).map((answer) => answer.id)).toEqual([1, 2, 3]);
+    expect(three.headers.get("ratelimit-remaining")).toBe("1");
+    const overBudget = await batch([call(4), call(5)]);
+    expect(overBudget.status).toBe(429);
+    expect(((await overBudget.json()) as any).error.data).toMatchObject({ code: "RATE_LIMITED" });
+
+    const tooMany = await batch(Array.from({ length: 21 }, (_, i) => call(i + 1)), keys.acme.token);
+    expect(tooMany.status).toBe(400);
+    const refused = (await tooMany.json()) as any;
+    expect(refused.error.code).toBe(-32600);
+    expect(refused.error.data).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ path: ["batch"], message: expect.stringMatching(/at most 20/) }] } });
+  });
+
   it("stops accepting a revoked key", async () => {
     const key = await createKey("acme", "search:read");
     expect((await api(server, "GET", "/categories", undefined, key.token)).status).toBe(200);
@@ -233,5 +257,69 @@ describe("without API keys", () => {
     } finally {
       removeDir(dir);
     }
+  });
+});
+
+describe("revoking the last key", () => {
+  const dir = mkdtempSync(join(tmpdir(), "orgsim-revoked-"));
+  afterAll(() => removeDir(dir));
+  const command = (...args: string[]) => orgsimCommand(args, dir);
+  const create = async () => {
+    const result = await command("keys", "create", "--tenant", "acme", "--scopes", "search:read", "--json");
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout) as { id: string; token: string };
+  };
+  /** A call without a key on REST, tRPC and MCP: each surface's HTTP status. */
+  async function statusesWithoutKey(on: TestServer) {
+    const rest = await api(on, "GET", "/categories");
+    const viaTrpc = await fetch(`${on.baseUrl}/trpc/categories.list`);
+    const mcp = await fetch(`${on.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    return { rest: rest.status, trpc: viaTrpc.status, mcp: mcp.status, message: rest.body.error?.message as string | undefined };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 200)); // the server's log comes through a pipe
+  const env = { ORGSIM_SAMPLE_SIZE: "0", ORGSIM_KEY_CACHE_MS: "0" };
+
+  it("keeps requiring keys, says so in the log, and still does after a restart", async () => {
+    const key = await create();
+    const first = await startServer({ dataDir: dir, env });
+    try {
+      expect((await statusesWithoutKey(first)).rest).toBe(401);
+      const revoked = await command("keys", "revoke", key.id);
+      expect(revoked.stdout).toMatch(/No key is active now: servers keep requiring keys/);
+      const after = await statusesWithoutKey(first);
+      expect(after).toMatchObject({ rest: 401, trpc: 401, mcp: 401, message: expect.stringMatching(/every API key of this server is revoked.*ORGSIM_OPEN=true/) });
+      await settle();
+      expect(first.output()).toMatch(/Access changed: every API key of this server is revoked, and keys stay required/);
+    } finally {
+      await first.stop();
+    }
+    const restarted = await startServer({ dataDir: dir, env });
+    try {
+      expect(restarted.output()).toMatch(/Access\s+API keys required, but every key is revoked/);
+      expect(await statusesWithoutKey(restarted)).toMatchObject({ rest: 401, trpc: 401, mcp: 401 });
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it("runs open only when restarted with ORGSIM_OPEN=true, on loopback, and logs each change", async () => {
+    const open = await startServer({ dataDir: dir, env: { ...env, ORGSIM_OPEN: "true" } });
+    try {
+      expect(open.output()).toMatch(/Access\s+OPEN \(ORGSIM_OPEN=true\)/);
+      expect(await statusesWithoutKey(open)).toMatchObject({ rest: 200, trpc: 200, mcp: 200 });
+      const key = await create();
+      expect(await statusesWithoutKey(open)).toMatchObject({ rest: 401, trpc: 401, mcp: 401 });
+      await command("keys", "revoke", key.id);
+      expect((await statusesWithoutKey(open)).rest).toBe(200);
+      await settle();
+      expect(open.output()).toMatch(/Access changed: API keys are required[\s\S]*Access changed: OPEN: no API key is active and ORGSIM_OPEN=true/);
+    } finally {
+      await open.stop();
+    }
+    await expect(startServer({ dataDir: dir, env: { ...env, ORGSIM_OPEN: "true", HOST: "0.0.0.0" } })).rejects.toThrow(/Refusing ORGSIM_OPEN=true on 0\.0\.0\.0/);
   });
 });

@@ -438,6 +438,19 @@ describe("huge and malformed JSON", () => {
     expectInvalid(await trpcPost("collections.create", '{"name":"first","name":"second"}'), "name");
   });
 
+  it("duplicate keys in a tRPC GET input are a 400 naming the key, as in a POST body", async () => {
+    const duplicated = encodeURIComponent('{"description":"industrial robots","description":"x","limit":3}');
+    expectInvalid(await trpcGet("search.similarToDescription", duplicated), "description");
+    const batched = encodeURIComponent('{"0":{"description":"robots","limit":3,"limit":4}}');
+    const batch = await raw("GET", `/trpc/search.similarToDescription?batch=1&input=${batched}`);
+    expect(batch.status, batch.text).toBe(400);
+    expect(batch.body[0].error.data.error.details.issues[0]).toMatchObject({ path: ["0", "limit"], message: expect.stringMatching(/duplicate key "limit"/) });
+    const proto = encodeURIComponent('{"description":"robots","__proto__":{"limit":3}}');
+    expectInvalid(await trpcGet("search.similarToDescription", proto), "__proto__");
+    // The same input without the duplicate is served.
+    expect((await trpcGet("search.similarToDescription", encodeURIComponent('{"description":"industrial robots","limit":3}'))).status).toBe(200);
+  });
+
   it("a body with the wrong content-type is a 400 naming content-type; JSON types are accepted", async () => {
     const body = json({ name: "typed" });
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/json; charset=latin1", "application/jsonp", "json"]) {
@@ -589,6 +602,19 @@ describe("path traversal", () => {
     }
     // The real files are still served.
     for (const file of ["/docs", "/docs/", "/docs/swagger-ui.css", "/docs/swagger-ui-bundle.js"]) expect((await raw("GET", file, { token: null })).status, file).toBe(200);
+  });
+
+  it("on /docs, names of Object.prototype members are a 404 with a request id, nothing logged; the page itself logs nothing", async () => {
+    const before = server.output().length;
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"]) {
+      const answer = await raw("GET", `/docs/${name}`, { token: null });
+      expect(answer.status, `${name}: ${answer.text.slice(0, 200)}`).toBe(404);
+      expect(answer.body.error).toMatchObject({ code: "NOT_FOUND", request_id: expect.any(String) });
+    }
+    for (const page of ["/docs", "/docs/", "/docs/index.html"]) expect((await raw("GET", page, { token: null })).status, page).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the server's log reaches us through a pipe
+    const logged = server.output().slice(before);
+    expect(logged).not.toMatch(/request failed|ERR_HTTP_HEADERS_SENT|ENOENT|swagger-ui-dist/);
   });
 });
 

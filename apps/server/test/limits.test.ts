@@ -309,6 +309,23 @@ describe("cursors cannot be forged", () => {
     expect(viaTrpc.error.details.issues[0].path).toEqual(["cursor"]);
   });
 
+  it("decodes cursors strictly: padding, trailing characters and other spellings of the signature are refused (REST and tRPC)", async () => {
+    const cursor = await firstSearchCursor();
+    const [payload, signature = ""] = cursor.split(".");
+    const last = BASE64URL.indexOf(signature.at(-1) ?? "");
+    // The last of 22 characters carries 2 bits of the 16-byte signature; its 4 low bits are unused.
+    const respelled = `${payload}.${signature.slice(0, -1)}${BASE64URL[last ^ 1]}`;
+    const variants = [`${cursor}=`, `${cursor}==`, `${payload}=.${signature}`, `${cursor} `, `${cursor}%0A`, respelled, `${payload}.${signature}.`];
+    for (const bad of variants) {
+      const res = await api(server, "GET", `${searchPath({ description: "industrial robots", limit: 5 })}&cursor=${encodeURIComponent(bad)}`);
+      expect(res.status, bad).toBe(400);
+      expect(issuePaths(res), bad).toEqual(["cursor"]);
+      const viaTrpc = await trpc("search.similarToDescription", { description: "industrial robots", limit: 5, cursor: bad });
+      expect(viaTrpc.status, bad).toBe(400);
+      expect(viaTrpc.error.details.issues[0].path).toEqual(["cursor"]);
+    }
+  });
+
   it("[cursor signing] refuses a cursor whose position was edited (deeper than 1,000 or anywhere else)", async () => {
     const cursor = await firstSearchCursor();
     const [payload, signature] = cursor.split(".");

@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { agentWorkflow, errorOf } from "@orgsim/mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDir, startServer, type TestServer } from "./harness";
+import { removeDir, startServer, TEST_BACKEND, type TestServer } from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -117,5 +117,46 @@ describe("MCP over Streamable HTTP", () => {
       req.end(JSON.stringify(init));
     });
     expect(status).toBe(403);
+  });
+});
+
+describe("a batch of long searches and other clients", () => {
+  /** A 2,000-character description (the longest a query may be), different for each call so nothing is reused. */
+  const longDescription = (i: number) => `Call ${i}: ${"industrial robots for warehouses, precision farming sensors and payments software ".repeat(30)}`.slice(0, 2000);
+  const searchCall = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "search_organizations_by_description", arguments: { description: longDescription(id), limit: 10 } },
+  });
+  const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+  /** Another client's short searches, one after another, until `until` settles: each one's latency in ms, sorted. */
+  async function otherClientLatencies(until: Promise<unknown>): Promise<number[]> {
+    let done = false;
+    void until.finally(() => (done = true));
+    const latencies: number[] = [];
+    while (!done) {
+      const started = performance.now();
+      const res = await fetch(`${server.baseUrl}/v1/search/organizations/similar?description=robots&limit=3`);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - started);
+    }
+    return latencies.sort((a, b) => a - b);
+  }
+  const summary = (l: number[]) => `n=${l.length} p50=${percentile(l, 50).toFixed(0)} p99=${percentile(l, 99).toFixed(0)} max=${(l.at(-1) ?? 0).toFixed(0)} ms`;
+
+  it("keeps answering other clients while a batch of the largest size runs (logs p99; asserts no time)", async () => {
+    const idle = await otherClientLatencies(new Promise((resolve) => setTimeout(resolve, 1_500)));
+    const size = Number(process.env.ORGSIM_TEST_MCP_BATCH ?? 20);
+    const started = performance.now();
+    const batch = post(Array.from({ length: size }, (_, i) => searchCall(i + 1)));
+    const during = await otherClientLatencies(batch.then((res) => res.arrayBuffer()));
+    const answer = await batch;
+    expect(answer.status).toBe(200);
+    console.log(
+      `[mcp-batch] ${TEST_BACKEND}: batch of ${size} long searches answered in ${(performance.now() - started).toFixed(0)} ms; ` +
+        `another client's searches: idle ${summary(idle)}; during the batch ${summary(during)}`,
+    );
   });
 });

@@ -68,4 +68,8 @@ export class ElasticsearchApiKeyStore implements ApiKeyStore {
       return response.count;
     });
   }
+
+  async countAll(): Promise<number> {
+    return guarded(this.config.url, async () => (await this.client.count({ index: this.name.alias })).count);
+  }
 }

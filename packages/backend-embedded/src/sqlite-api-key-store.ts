@@ -20,6 +20,7 @@ export class SqliteApiKeyStore implements ApiKeyStore {
       list: db.prepare<[], KeyRow>("SELECT * FROM api_keys ORDER BY created_at, id"),
       revoke: db.prepare<[string, string]>("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
       countActive: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL"),
+      countAll: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM api_keys"),
     };
   }
 
@@ -43,5 +44,9 @@ export class SqliteApiKeyStore implements ApiKeyStore {
 
   async countActive(): Promise<number> {
     return this.sql.countActive.get()?.n ?? 0;
+  }
+
+  async countAll(): Promise<number> {
+    return this.sql.countAll.get()?.n ?? 0;
   }
 }

@@ -28,4 +28,4 @@ export { CollectionService } from "./services/collection-service";
 export { ReadableOrganizationStore } from "./services/readable-store";
 export { encodeCursor, decodeCursor, fingerprint, setCursorSecret } from "./services/cursor";
 export { assertSameModel } from "./services/model-check";
-export { AccessService, assertScope, DEFAULT_TENANT, openPrincipal, type Principal, unauthorized } from "./services/access-service";
+export { type AccessMode, AccessService, assertScope, DEFAULT_TENANT, openPrincipal, type Principal, unauthorized } from "./services/access-service";

@@ -3,14 +3,15 @@
  * limit, for every API surface (REST, tRPC, MCP). Health, readiness and the API document
  * stay public.
  *
- * Without any active key a loopback server runs open: every caller is the local user
- * (the default tenant, all scopes, no rate limit). A server that listens beyond loopback
- * never runs open; serve() refuses to start that way, and should every key be revoked
- * later it refuses each request instead.
+ * A loopback server whose store never held a key runs open: every caller is the local user
+ * (the default tenant, all scopes, no rate limit). Once keys were used, revoking the last one
+ * does not open it: it refuses callers without a key until restarted with ORGSIM_OPEN=true
+ * (AccessService.mode). A server that listens beyond loopback never runs open; serve()
+ * refuses to start that way. Every change of mode while the server runs is logged.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Access } from "@orgsim/api";
-import { type AccessService, OrgsimError, openPrincipal, type Principal, unauthorized } from "@orgsim/core";
+import { type AccessMode, type AccessService, OrgsimError, openPrincipal, type Principal, unauthorized } from "@orgsim/core";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 export interface AccessPolicyOptions {
@@ -18,6 +19,11 @@ export interface AccessPolicyOptions {
   loopbackOnly: boolean;
   /** Requests a minute per key unless the key sets its own. */
   defaultRateLimitPerMinute: number;
+  /** ORGSIM_OPEN=true: serve callers without a key whenever no key is active. */
+  openOnPurpose: boolean;
+  /** The mode the server started in (serve() printed it); changes from it are logged. */
+  modeAtStart: AccessMode;
+  log: (line: string) => void;
 }
 
 /** `calls`: how many operations the request carries (a tRPC batch counts each against the rate limit). */
@@ -25,6 +31,12 @@ export type AccessPolicy = (req: IncomingMessage, res: ServerResponse, calls?: n
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/i;
 export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.test(host.replace(/^\[|\]$/g, ""));
+
+const MODE_CHANGES: Record<AccessMode, string> = {
+  keys: "API keys are required (a key is active)",
+  revoked: "every API key of this server is revoked, and keys stay required: create a key, or restart the server with ORGSIM_OPEN=true to run open on loopback",
+  open: "OPEN: no API key is active and ORGSIM_OPEN=true, so every local caller has full access",
+};
 
 export function createAccessPolicy(access: AccessService, options: AccessPolicyOptions): AccessPolicy {
   const limiters = new Map<number, RateLimiterMemory>();
@@ -37,14 +49,30 @@ export function createAccessPolicy(access: AccessService, options: AccessPolicyO
     return limiter;
   };
 
+  let mode = options.modeAtStart;
+  /** The current mode (cached by the AccessService), logging when it changed. */
+  async function currentMode(): Promise<AccessMode> {
+    const now = await access.mode(options.openOnPurpose);
+    if (now !== mode) options.log(`Access changed: ${MODE_CHANGES[now]}`);
+    mode = now;
+    return now;
+  }
+
   async function principalOf(req: IncomingMessage): Promise<Principal> {
+    // Node keeps the first of several Authorization headers; a proxy may keep another: which key is meant is unclear.
+    if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
+      throw OrgsimError.validation([{ path: ["authorization"], message: "send one Authorization header, not several" }]);
+    }
     const header = req.headers.authorization;
+    // Every request looks, so a change (the last key revoked, a first key created) is logged when it is seen.
+    const now = await currentMode();
     if (header !== undefined) {
       const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
       if (!match) throw unauthorized("The Authorization header must be `Bearer <api key>`");
       return access.authenticate(match[1] as string);
     }
-    if (await access.hasActiveKeys()) throw unauthorized("Missing API key: send `Authorization: Bearer <api key>`");
+    if (now === "keys") throw unauthorized("Missing API key: send `Authorization: Bearer <api key>`");
+    if (now === "revoked") throw unauthorized(`Missing API key: send \`Authorization: Bearer <api key>\`. ${MODE_CHANGES.revoked}`);
     if (!options.loopbackOnly) throw unauthorized("No API key is active and this server listens beyond loopback: it serves only callers with a key");
     return openPrincipal();
   }

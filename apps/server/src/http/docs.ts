@@ -5,12 +5,13 @@ import { join } from "node:path";
 import { buildOpenApiDocument } from "@orgsim/api";
 import { getAbsoluteFSPath } from "swagger-ui-dist";
 
-const SWAGGER_FILES: Record<string, string> = {
-  "swagger-ui.css": "text/css",
-  "swagger-ui-bundle.js": "application/javascript",
-  "swagger-ui-standalone-preset.js": "application/javascript",
-  "favicon-32x32.png": "image/png",
-};
+/** The files served, by name: a Map, so a name like `__proto__` or `toString` finds nothing. */
+const SWAGGER_FILES = new Map([
+  ["swagger-ui.css", "text/css"],
+  ["swagger-ui-bundle.js", "application/javascript"],
+  ["swagger-ui-standalone-preset.js", "application/javascript"],
+  ["favicon-32x32.png", "image/png"],
+]);
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>orgsim API</title>
@@ -27,10 +28,14 @@ export function createDocsHandlers(publicBaseUrl: () => string) {
       document ??= JSON.stringify(buildOpenApiDocument(`${publicBaseUrl()}/v1`));
       send(res, 200, "application/json", document);
     },
-    async docs(path: string, res: ServerResponse) {
+    /** Serves the page or one of its files; false when `path` names neither. */
+    async docs(path: string, res: ServerResponse): Promise<boolean> {
       const file = path.replace(/^\/docs\/?/, "");
-      if (file === "" || file === "index.html") return send(res, 200, "text/html; charset=utf-8", DOCS_PAGE);
-      const type = SWAGGER_FILES[file];
+      if (file === "" || file === "index.html") {
+        send(res, 200, "text/html; charset=utf-8", DOCS_PAGE);
+        return true;
+      }
+      const type = SWAGGER_FILES.get(file);
       if (!type) return false;
       send(res, 200, type, await readFile(join(getAbsoluteFSPath(), file)), "public, max-age=86400");
       return true;

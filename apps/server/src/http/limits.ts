@@ -10,6 +10,7 @@
  * read `req.body` instead of the stream when it is set.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { contractErrorOf } from "@orgsim/api";
 import { OrgsimError, type ValidationIssue } from "@orgsim/core";
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { requestIdOf } from "./context";
@@ -19,6 +20,8 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const MAX_HEADER_BYTES = 64 * 1024;
 /** Most operations one tRPC batch request may carry. */
 export const MAX_TRPC_BATCH = 20;
+/** Most messages one MCP (JSON-RPC) batch may carry; the SDK's own bound is 100. */
+export const MAX_MCP_BATCH = 20;
 /** Deepest nesting of arrays and objects a JSON body may have (the contract's inputs need 4). */
 export const MAX_JSON_DEPTH = 64;
 
@@ -36,14 +39,14 @@ export async function admitRequest(req: IncomingMessage, res: ServerResponse, su
     return true;
   } catch (error) {
     if (!(error instanceof OrgsimError)) throw error;
-    refuse(req, res, error, surface);
+    sendRefusal(req, res, error, surface);
     return false;
   }
 }
 
 /** Throws the contract's error for a URL or body the service does not accept; sets `req.body` to a checked body. */
 export async function checkRequest(req: IncomingMessage, surface: Surface): Promise<void> {
-  const urlIssue = checkUrl(req.url ?? "/", surface);
+  const urlIssue = checkUrl(req.url ?? "/", surface) ?? (surface === "trpc" ? checkTrpcQueryInput(req.url ?? "/") : null);
   if (urlIssue) throw OrgsimError.validation([urlIssue]);
   if (!METHODS_WITH_BODY.has(req.method ?? "GET")) return;
 
@@ -111,6 +114,23 @@ function checkUrl(url: string, surface: Surface): ValidationIssue | null {
     if (eq >= 0 && decode(part.slice(eq + 1)) === null) return { path: [name], message: `${name} is not valid percent-encoded UTF-8` };
   }
   return null;
+}
+
+/**
+ * tRPC GET carries its JSON in `?input=`: the same JSON checks as a body (duplicate keys, lone
+ * surrogates, prototype keys, depth), so GET and POST accept the same inputs. JSON.parse judges
+ * well-formedness first (inspectJson needs well-formed text); tRPC names a malformed input itself.
+ */
+function checkTrpcQueryInput(url: string): ValidationIssue | null {
+  const input = new URL(url, "http://localhost").searchParams.get("input");
+  if (input === null) return null;
+  try {
+    JSON.parse(input);
+  } catch {
+    return null;
+  }
+  const issue = inspectJson(input);
+  return issue && { ...issue, message: issue.message.replace("the request body", "the input") };
 }
 
 function decode(component: string): string | null {
@@ -254,8 +274,8 @@ export function inspectJson(text: string): ValidationIssue | null {
 }
 
 /** Sends the contract's error for a refused request, in the surface's envelope. */
-function refuse(req: IncomingMessage, res: ServerResponse, error: OrgsimError, surface: Surface) {
-  const contract = { code: error.code, message: error.message, status: error.status, details: error.details, request_id: requestIdOf(req, res) };
+export function sendRefusal(req: IncomingMessage, res: ServerResponse, error: OrgsimError, surface: Surface) {
+  const contract = contractErrorOf(error, requestIdOf(req, res));
   let body: unknown = { error: contract };
   if (surface === "trpc") {
     const url = new URL(req.url ?? "/", "http://localhost");

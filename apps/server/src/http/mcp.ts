@@ -13,16 +13,20 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/sdk/types.js";
 import { contractErrorOf, type Services } from "@orgsim/api";
 import { OrgsimError } from "@orgsim/core";
 import { createOrgsimMcpServer } from "@orgsim/mcp";
 import type { AccessPolicy } from "./access";
 import { requestIdOf } from "./context";
-import { checkRequest, MAX_BODY_BYTES } from "./limits";
+import type { HostCheck } from "./host-check";
+import { checkRequest, MAX_BODY_BYTES, MAX_MCP_BATCH } from "./limits";
 
 export interface McpHandlerOptions {
   /** Authenticates the caller (API key, rate limit), as for REST and tRPC. */
   accessOf: AccessPolicy;
+  /** DNS-rebinding protection, as for REST and tRPC (and as the MCP transport spec asks of local servers). */
+  hostCheck: HostCheck;
   log?: (line: string) => void;
 }
 
@@ -30,17 +34,14 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
   const log = options.log ?? ((line: string) => console.error(line));
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const refused = refusal(req);
-    if (refused) return jsonRpcError(res, 403, refused);
+    const refused = options.hostCheck(req);
+    if (refused) {
+      const error = contractErrorOf(refused, requestIdOf(req, res));
+      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error);
+    }
     if (req.method !== "POST") {
       res.setHeader("allow", "POST");
       return jsonRpcError(res, 405, "Method not allowed: this MCP endpoint is stateless and takes POST only");
-    }
-    const access = await options.accessOf(req, res);
-    if ("refused" in access) {
-      // MCP clients start their auth flow on HTTP 401; the contract error rides in `error.data`.
-      const error = contractErrorOf(access.refused, requestIdOf(req, res));
-      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error);
     }
     // The same body checks as REST and tRPC (UTF-8, duplicate keys, lone surrogates, prototype keys, depth, 5 MiB).
     let body: unknown;
@@ -52,6 +53,20 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       const error = contractErrorOf(cause, requestIdOf(req, res));
       // JSON-RPC's "parse error" for a body that is not acceptable JSON; a generic server error for one too large.
       return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error, error.code === "VALIDATION_FAILED" ? -32700 : -32000);
+    }
+    if (Array.isArray(body) && body.length > MAX_MCP_BATCH) {
+      const error = contractErrorOf(
+        OrgsimError.validation([{ path: ["batch"], message: `a JSON-RPC batch may hold at most ${MAX_MCP_BATCH} messages; this one holds ${body.length}` }]),
+        requestIdOf(req, res),
+      );
+      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error, -32600);
+    }
+    // A batch is one HTTP request but several calls: each counts against the key's rate limit, as on tRPC.
+    const access = await options.accessOf(req, res, callsIn(body));
+    if ("refused" in access) {
+      // MCP clients start their auth flow on HTTP 401; the contract error rides in `error.data`.
+      const error = contractErrorOf(access.refused, requestIdOf(req, res));
+      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error);
     }
     const server = createOrgsimMcpServer({ services, principal: access.principal, log });
     const transport = new StreamableHTTPServerTransport({
@@ -65,33 +80,43 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       void server.close();
     });
     await server.connect(transport);
+    oneCallAtATime(transport);
     await transport.handleRequest(req, res, body);
   };
 }
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-const LOOPBACK_ADDRESS = /^(127\.|::1$|::ffff:127\.)/;
-
-function hostnameOf(value: string): string | null {
-  try {
-    return new URL(value.includes("://") ? value : `http://${value}`).hostname;
-  } catch {
-    return null;
-  }
+/** The JSON-RPC requests a body holds (a batch's elements with a method and an id; at least 1). */
+function callsIn(body: unknown): number {
+  if (!Array.isArray(body)) return 1;
+  const isCall = (m: unknown) => typeof m === "object" && m !== null && "method" in m && "id" in m;
+  return Math.max(1, body.filter(isCall).length);
 }
 
 /**
- * DNS-rebinding protection, as the MCP transport spec asks of local servers: on a
- * loopback connection the Host must be a loopback name, and a browser's Origin (when
- * sent) a loopback origin. Returns why a request is refused, or null.
+ * Hands a batch's requests to the MCP server one at a time, each once the previous one is answered.
+ * The SDK starts them all at once, which queues every model run and search of the batch ahead of
+ * other clients' requests (a batch of 100 long searches held them for seconds); one at a time,
+ * another client's request waits for one call at most.
  */
-function refusal(req: IncomingMessage): string | null {
-  if (!LOOPBACK_ADDRESS.test(req.socket.localAddress ?? "")) return null;
-  const host = hostnameOf(req.headers.host ?? "");
-  if (!host || !LOOPBACK_NAMES.has(host)) return `Forbidden: Host ${req.headers.host ?? "(none)"} is not a local name`;
-  const origin = req.headers.origin;
-  if (origin !== undefined && !LOOPBACK_NAMES.has(hostnameOf(origin) ?? "")) return `Forbidden: Origin ${origin} is not allowed`;
-  return null;
+function oneCallAtATime(transport: StreamableHTTPServerTransport) {
+  const deliver = transport.onmessage;
+  const send = transport.send.bind(transport);
+  const answered = new Map<string | number, () => void>();
+  let previous = Promise.resolve();
+  transport.send = async (message, options) => {
+    await send(message, options);
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) answered.get(message.id ?? "")?.();
+  };
+  transport.onmessage = (message, extra) => {
+    if (!isJSONRPCRequest(message)) return deliver?.(message, extra);
+    previous = previous.then(
+      () =>
+        new Promise<void>((resolve) => {
+          answered.set(message.id, resolve);
+          deliver?.(message, extra);
+        }),
+    );
+  };
 }
 
 /** Transport-level refusals are JSON-RPC errors (no request id), as the SDK writes its own. */

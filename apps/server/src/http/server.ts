@@ -1,19 +1,31 @@
 /** The HTTP server: REST (/v1), tRPC (/trpc), MCP (/mcp), OpenAPI (/openapi.json, /docs) and health probes. */
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
-import { appRouter } from "@orgsim/api";
+import type { Duplex } from "node:stream";
+import { appRouter, contractErrorOf } from "@orgsim/api";
+import { OrgsimError } from "@orgsim/core";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { App } from "../app";
 import { type AccessPolicyOptions, createAccessPolicy } from "./access";
-import { contextFactory } from "./context";
+import { contextFactory, SAFE_REQUEST_ID, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";
-import { admitRequest, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_TRPC_BATCH } from "./limits";
+import { createHostCheck } from "./host-check";
+import { admitRequest, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_TRPC_BATCH, sendRefusal } from "./limits";
 import { createMcpHandler } from "./mcp";
 import { createRestHandler } from "./rest";
 
-const notFound = (res: ServerResponse, path: string) =>
-  send(res, 404, "application/json", JSON.stringify({ error: { code: "NOT_FOUND", message: `No route ${path}`, status: 404, details: {}, request_id: null } }));
+const notFound = (req: IncomingMessage, res: ServerResponse, path: string) => sendContractError(req, res, new OrgsimError("NOT_FOUND", `No route ${path}`));
 
-export function createHttpServer(app: App, access: AccessPolicyOptions): Server {
+export interface HttpServerOptions extends AccessPolicyOptions {
+  /** Names besides loopback ones clients may call this server by (DNS-rebinding protection, see ./host-check). */
+  allowedHosts: readonly string[];
+  /** How long a client may take to send the request line and headers; then 408. */
+  headersTimeoutMs: number;
+  /** How long a client may take to send the whole request; then 408. */
+  requestTimeoutMs: number;
+}
+
+export function createHttpServer(app: App, access: HttpServerOptions): Server {
   const accessOf = createAccessPolicy(app.access, access);
   const createContext = contextFactory(app.services, accessOf);
   const rest = createRestHandler(createContext);
@@ -25,19 +37,31 @@ export function createHttpServer(app: App, access: AccessPolicyOptions): Server 
     maxBatchSize: MAX_TRPC_BATCH,
     createContext: ({ req, res, info }) => createContext(req, res, Math.max(1, info.calls.length)),
   });
-  const mcp = createMcpHandler(app.services, { accessOf });
+  const hostCheck = createHostCheck(access.allowedHosts);
+  const mcp = createMcpHandler(app.services, { accessOf, hostCheck });
   let baseUrl = "";
   const docs = createDocsHandlers(() => baseUrl);
 
-  // 64 KiB of headers: a 2,000-character query in a non-Latin script is ~18 KiB percent-encoded, over Node's 16 KiB default.
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req: IncomingMessage, res: ServerResponse) => {
+  const serverOptions = {
+    // 64 KiB of headers: a 2,000-character query in a non-Latin script is ~18 KiB percent-encoded, over Node's 16 KiB default.
+    maxHeaderSize: MAX_HEADER_BYTES,
+    headersTimeout: access.headersTimeoutMs,
+    requestTimeout: access.requestTimeoutMs,
+    // Node looks for expired requests every 30 s by default: a 2 s timeout would fire at up to 32 s.
+    connectionsCheckingInterval: Math.min(1_000, access.headersTimeoutMs),
+  };
+  const server = createServer(serverOptions, async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     try {
       if (path.startsWith("/v1/")) {
+        const refused = hostCheck(req);
+        if (refused) return sendRefusal(req, res, refused, "rest");
         req.url = req.url?.slice(3);
         return await rest(req, res);
       }
       if (path.startsWith("/trpc/")) {
+        const refused = hostCheck(req);
+        if (refused) return sendRefusal(req, res, refused, "trpc");
         if (!(await admitRequest(req, res, "trpc"))) return;
         return trpc(req, res);
       }
@@ -48,22 +72,21 @@ export function createHttpServer(app: App, access: AccessPolicyOptions): Server 
       if (path === "/docs" || path.startsWith("/docs/")) {
         if (await docs.docs(path, res)) return;
       }
-      notFound(res, path);
+      notFound(req, res, path);
     } catch (error) {
       console.error("request failed", error);
-      if (!res.headersSent) send(res, 500, "application/json", JSON.stringify({ error: { code: "INTERNAL", message: "Internal error", status: 500, details: {}, request_id: null } }));
+      if (!res.headersSent) sendContractError(req, res, error);
       else res.end();
     }
   });
-  // Requests Node's parser refuses (URL and headers too large, malformed) still get the contract's error.
-  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+  // Requests Node's parser refuses (URL and headers too large, malformed, too slow) still get the contract's error.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
-    const [code, status, message] =
-      error.code === "HPE_HEADER_OVERFLOW"
-        ? ["PAYLOAD_TOO_LARGE", 413, `The URL and headers exceed ${MAX_HEADER_BYTES / 1024} KiB`]
-        : ["VALIDATION_FAILED", 400, "Malformed HTTP request"];
-    const body = JSON.stringify({ error: { code, message, status, details: {}, request_id: null } });
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    answerOnSocket(socket, clientErrorOf(error, access));
+  });
+  // Node hands CONNECT (a proxy tunnel) to this event, and drops the connection when nobody listens.
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    answerOnSocket(socket, new OrgsimError("METHOD_NOT_ALLOWED", "CONNECT is not served: this is not a proxy"), { allow: "GET, POST, PUT, PATCH, DELETE" }, req);
   });
   server.on("listening", () => {
     const address = server.address();
@@ -85,4 +108,27 @@ async function ready(app: App, res: ServerResponse) {
   const ok = Object.values(checks).every((value) => typeof value !== "boolean" || value);
   const status = ok ? "ready" : checks.accepting ? "not_ready" : "draining";
   send(res, ok ? 200 : 503, "application/json", JSON.stringify({ status, checks, backend: app.organizationStore.backend, model: app.embedder.modelId }));
+}
+
+function clientErrorOf(error: NodeJS.ErrnoException, timeouts: HttpServerOptions): OrgsimError {
+  if (error.code === "HPE_HEADER_OVERFLOW") return new OrgsimError("PAYLOAD_TOO_LARGE", `The URL and headers exceed ${MAX_HEADER_BYTES / 1024} KiB`);
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    return new OrgsimError(
+      "REQUEST_TIMEOUT",
+      `The request was not received in time: headers within ${timeouts.headersTimeoutMs} ms, the whole request within ${timeouts.requestTimeoutMs} ms`,
+      { headers_timeout_ms: timeouts.headersTimeoutMs, request_timeout_ms: timeouts.requestTimeoutMs },
+    );
+  }
+  return OrgsimError.validation([{ path: ["request"], message: "Malformed HTTP request" }]);
+}
+
+/** The contract's error written straight to a connection Node's request handling does not own, which then closes. */
+function answerOnSocket(socket: Duplex, cause: OrgsimError, headers: Record<string, string> = {}, req?: IncomingMessage) {
+  const given = req?.headers["x-request-id"];
+  const requestId = typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+  const body = JSON.stringify({ error: contractErrorOf(cause, requestId) });
+  const head = Object.entries({ "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "x-request-id": requestId, ...headers, connection: "close" })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  socket.end(`HTTP/1.1 ${cause.status} ${STATUS_CODES[cause.status]}\r\n${head}\r\n${body}`);
 }

@@ -15,4 +15,6 @@ export interface ApiKeyStore {
   revoke(id: string, at: string): Promise<StoredApiKey | null>;
   /** How many keys are not revoked. */
   countActive(): Promise<number>;
+  /** How many keys were ever created, revoked ones too (they are never deleted). */
+  countAll(): Promise<number>;
 }

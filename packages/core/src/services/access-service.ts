@@ -21,6 +21,12 @@ export interface Principal {
   rateLimitPerMinute: number | null;
 }
 
+/**
+ * How a server admits callers without a key: "keys" refuses them (keys are active), "revoked"
+ * refuses them too (every key was revoked), "open" serves them as the local user.
+ */
+export type AccessMode = "keys" | "revoked" | "open";
+
 /** The tenant of an open server (no keys configured), and of local tools such as the stdio MCP server. */
 export const DEFAULT_TENANT = "default";
 
@@ -32,7 +38,7 @@ const infoOf = ({ secret_hash: _, ...info }: StoredApiKey): ApiKeyInfo => info;
 
 export class AccessService {
   private readonly cache = new Map<string, { key: StoredApiKey | null; at: number }>();
-  private activeCount: { value: number; at: number } | null = null;
+  private counts: { active: number; all: number; at: number } | null = null;
 
   /** `cacheMs`: how long a looked-up key (and the count of active keys) is reused; a revocation takes effect within it. */
   constructor(
@@ -56,7 +62,7 @@ export class AccessService {
       secret_hash: hashOf(secret),
     };
     await this.store.insert(key);
-    this.activeCount = null;
+    this.counts = null;
     return { key: infoOf(key), token: `osk_${id}_${secret}` };
   }
 
@@ -68,15 +74,34 @@ export class AccessService {
     const key = await this.store.revoke(id, new Date().toISOString());
     if (!key) throw OrgsimError.notFound("API key", id);
     this.cache.delete(id);
-    this.activeCount = null;
+    this.counts = null;
     return infoOf(key);
   }
 
-  /** Whether any key is active: with none, a loopback server runs open. */
+  /** Whether any key is active. */
   async hasActiveKeys(): Promise<boolean> {
+    return (await this.keyCounts()).active > 0;
+  }
+
+  /**
+   * Whether callers without a key are served. A store that never held a key serves them (a new
+   * local install). Once it held one, revoking the last key must not silently open the server:
+   * keys stay required unless the operator started it open on purpose (`openOnPurpose`).
+   * Revoked keys are never deleted, so this holds across restarts.
+   */
+  async mode(openOnPurpose: boolean): Promise<AccessMode> {
+    const { active, all } = await this.keyCounts();
+    if (active > 0) return "keys";
+    return all > 0 && !openOnPurpose ? "revoked" : "open";
+  }
+
+  private async keyCounts(): Promise<{ active: number; all: number }> {
     const now = Date.now();
-    if (!this.activeCount || now - this.activeCount.at > this.cacheMs) this.activeCount = { value: await this.store.countActive(), at: now };
-    return this.activeCount.value > 0;
+    if (!this.counts || now - this.counts.at > this.cacheMs) {
+      const [active, all] = await Promise.all([this.store.countActive(), this.store.countAll()]);
+      this.counts = { active, all, at: now };
+    }
+    return this.counts;
   }
 
   /** The principal of a bearer token, or UNAUTHORIZED. */

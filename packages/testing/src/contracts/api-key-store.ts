@@ -22,12 +22,14 @@ export function describeApiKeyStoreContract(backend: string, open: () => Promise
 
     it("creates a key whose token authenticates as its tenant and scopes, and stores only a hash", async () => {
       expect(await access.hasActiveKeys()).toBe(false);
+      expect(await access.mode(false)).toBe("open");
       const { key, token } = await access.create({ tenant: "acme", scopes: ["collections:write", "search:read", "search:read"], name: "ci" });
       expect(token).toMatch(/^osk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
       expect(key).toMatchObject({ tenant: "acme", scopes: ["search:read", "collections:write"], name: "ci", revoked_at: null, rate_limit_per_minute: null });
       expect(key).not.toHaveProperty("secret_hash");
       expect(await access.authenticate(token)).toEqual({ tenant: "acme", scopes: ["search:read", "collections:write"], keyId: key.id, rateLimitPerMinute: null });
       expect(await access.hasActiveKeys()).toBe(true);
+      expect(await access.mode(true)).toBe("keys");
       const secret = token.split("_").slice(2).join("_");
       expect(await opened.rawContents()).not.toContain(secret);
     });
@@ -57,6 +59,10 @@ export function describeApiKeyStoreContract(backend: string, open: () => Promise
       expect((await access.authenticate(second.token)).tenant).toBe("globex");
       await access.revoke(second.key.id);
       expect(await access.hasActiveKeys()).toBe(false);
+      // Revoked keys stay in the store: it remembers that keys were required.
+      expect(await opened.store.countAll()).toBe(2);
+      expect(await access.mode(false)).toBe("revoked");
+      expect(await access.mode(true)).toBe("open");
       await expect(access.revoke("key_nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
     });
 
