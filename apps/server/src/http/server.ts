@@ -5,7 +5,7 @@ import type { Duplex } from "node:stream";
 import { appRouter, contractErrorOf } from "@orgsim/api";
 import { OrgsimError } from "@orgsim/core";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import type { App } from "../app";
+import type { App } from "@orgsim/runtime";
 import { type AccessPolicyOptions, createAccessPolicy } from "./access";
 import { contextFactory, SAFE_REQUEST_ID, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";
