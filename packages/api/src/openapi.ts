@@ -4,14 +4,11 @@
  * can give (all with the contract's `Error` body), and the API-key scope it needs.
  * The REST suite fuzzes the server against this document (apps/server/test/fuzz.test.ts).
  */
-import { ERROR_STATUS, type ErrorCode } from "@orgsim/core";
+import { API_VERSION, ERROR_STATUS, ErrorBody, type ErrorCode } from "@orgsim/core";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { createSchema } from "zod-openapi";
-import { ErrorBody } from "./errors";
 import { appRouter } from "./router";
 import type { Meta } from "./trpc";
-
-export const API_VERSION = "0.1.0";
 
 export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {

@@ -10,6 +10,7 @@ export { assertItemTypes } from "./rules/one-type-rule";
 export { assertCollectionCapacity, MAX_ITEMS_PER_COLLECTION } from "./rules/collection-capacity";
 export { dot } from "./domain/vector-math";
 export * from "./errors";
+export { API_VERSION, type Services } from "./surface";
 // Schemas: the one source of truth for every input and output
 export * from "./schemas/params";
 export * from "./schemas/organization";

@@ -1,5 +1,4 @@
 /** Wires adapters into the core services: the composition root shared by every entry point. */
-import type { Services } from "@orgsim/api";
 import { openElasticsearchBackend, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import {
@@ -12,6 +11,7 @@ import {
   type OrganizationStore,
   ReadableOrganizationStore,
   SearchService,
+  type Services,
   setCursorSecret,
 } from "@orgsim/core";
 import { createEmbedder } from "@orgsim/embeddings";

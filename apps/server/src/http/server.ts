@@ -2,8 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { appRouter, contractErrorOf } from "@orgsim/api";
-import { OrgsimError } from "@orgsim/core";
+import { appRouter } from "@orgsim/api";
+import { contractErrorOf, OrgsimError } from "@orgsim/core";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { App } from "@orgsim/runtime";
 import { type AccessPolicyOptions, createAccessPolicy } from "./access";
