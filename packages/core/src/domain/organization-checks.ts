@@ -68,6 +68,6 @@ export function organizationIssues(input: CheckedOrganization): ValidationIssue[
   const issues: ValidationIssue[] = [];
   derivedMetricsOf(input.metrics ?? {}, issues);
   if (input.location?.headquarters) placeCodesOf(input.location.headquarters, ["location", "headquarters"], issues);
-  (input.location?.offices ?? []).forEach((office, i) => placeCodesOf(office, ["location", "offices", i], issues));
+  for (const [i, office] of (input.location?.offices ?? []).entries()) placeCodesOf(office, ["location", "offices", i], issues);
   return issues;
 }
