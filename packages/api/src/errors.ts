@@ -5,7 +5,7 @@
  */
 import { type ContractError, contractErrorOf, type ErrorCode, OrgsimError } from "@orgsim/core";
 import { TRPCError } from "@trpc/server";
-import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { z } from "zod";
 
 const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -49,4 +49,12 @@ export function toContractError(error: TRPCError, requestId: string | null): Con
   // Only tRPC's own messages (not found, bad JSON, too large) are safe to show; anything else is internal.
   if (code === "INTERNAL") return contractErrorOf(cause, requestId);
   return contractErrorOf(new OrgsimError(code, error.message), requestId);
+}
+
+/**
+ * tRPC's error shape, carrying the contract's error in `data.error`: what a procedure's error becomes
+ * (the errorFormatter in trpc.ts), and what the server's own refusals of a tRPC request send.
+ */
+export function trpcErrorShape(error: ContractError, code: TRPC_ERROR_CODE_KEY, path: string | undefined) {
+  return { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: error.status, path, error } };
 }

@@ -3,7 +3,7 @@ import { assertScope, type ERROR_STATUS, type ErrorCode, OrgsimError, type Scope
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Context } from "./context";
-import { toContractError, toTRPCError } from "./errors";
+import { toContractError, toTRPCError, trpcErrorShape } from "./errors";
 
 /** The error codes answered with 409. */
 export type ConflictCode = { [Code in ErrorCode]: (typeof ERROR_STATUS)[Code] extends 409 ? Code : never }[ErrorCode];
@@ -21,9 +21,8 @@ const t = initTRPC
   .meta<Meta>()
   .create({
     errorFormatter({ shape, error, ctx }) {
-      const contract = toContractError(error, ctx?.requestId ?? null);
       // No stack, no internals: the contract's error travels in `data.error`.
-      return { message: contract.message, code: shape.code, data: { code: shape.data.code, httpStatus: contract.status, path: shape.data.path, error: contract } };
+      return trpcErrorShape(toContractError(error, ctx?.requestId ?? null), shape.data.code, shape.data.path);
     },
   });
 

@@ -1,5 +1,4 @@
 /** The HTTP server: REST (/v1), tRPC (/trpc), MCP (/mcp), OpenAPI (/openapi.json, /docs) and health probes. */
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { appRouter } from "@orgsim/api";
@@ -7,7 +6,7 @@ import { contractErrorOf, OrgsimError } from "@orgsim/core";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { App } from "@orgsim/runtime";
 import { type AccessPolicyOptions, createAccessPolicy } from "./access";
-import { contextFactory, SAFE_REQUEST_ID, sendContractError } from "./context";
+import { contextFactory, errorBody, requestIdFrom, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";
 import { createHostCheck } from "./host-check";
 import { admitRequest, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_TRPC_BATCH, sendRefusal } from "./limits";
@@ -124,9 +123,8 @@ function clientErrorOf(error: NodeJS.ErrnoException, timeouts: HttpServerOptions
 
 /** The contract's error written straight to a connection Node's request handling does not own, which then closes. */
 function answerOnSocket(socket: Duplex, cause: OrgsimError, headers: Record<string, string> = {}, req?: IncomingMessage) {
-  const given = req?.headers["x-request-id"];
-  const requestId = typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
-  const body = JSON.stringify({ error: contractErrorOf(cause, requestId) });
+  const requestId = requestIdFrom(req);
+  const body = errorBody(contractErrorOf(cause, requestId));
   const head = Object.entries({ "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "x-request-id": requestId, ...headers, connection: "close" })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
