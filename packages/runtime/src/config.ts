@@ -1,21 +1,15 @@
 /** Operator settings, from the environment (see README "Configuration"). */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
+import { type ElasticsearchBackendOptions, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
 
 export type BackendName = "embedded" | "elasticsearch";
 
-export interface ElasticsearchConfig {
-  url: string;
-  apiKey?: string;
-  username?: string;
-  password?: string;
-  indexPrefix?: string;
-  /** `index_options.type` of the vector fields (ORGSIM_ES_VECTOR_INDEX); unset: the backend's default. */
-  quantization?: VectorIndexType;
-  /** How long a first add's hold on a collection's type lasts before its items are written (ORGSIM_ES_TYPE_CLAIM_MS). */
-  typeClaimMs?: number;
-}
+/**
+ * The backend's options an operator sets: ELASTICSEARCH_URL, ELASTICSEARCH_API_KEY (or _USERNAME and
+ * _PASSWORD), ORGSIM_ES_INDEX_PREFIX, ORGSIM_ES_VECTOR_INDEX (quantization), ORGSIM_ES_TYPE_CLAIM_MS.
+ */
+export type ElasticsearchConfig = Pick<ElasticsearchBackendOptions, "url" | "apiKey" | "username" | "password" | "indexPrefix" | "quantization" | "typeClaimMs">;
 
 export interface Config {
   backend: BackendName;
