@@ -10,8 +10,8 @@
  * read `req.body` instead of the stream when it is set.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { contractErrorOf, OrgsimError, type ValidationIssue } from "@orgsim/core";
 import { trpcErrorShape } from "@orgsim/api";
+import { contractErrorOf, OrgsimError, type ValidationIssue } from "@orgsim/core";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { requestIdOf, sendError } from "./context";
 import { send } from "./docs";
