@@ -2,14 +2,46 @@
 import { once } from "node:events";
 import type { Server, ServerResponse } from "node:http";
 import { type AccessMode, assertSameModel } from "@orgsim/core";
-import { type App, createApp } from "./app";
-import type { Config } from "./config";
+import { type App, type Config, createApp } from "@orgsim/runtime";
 import { isLoopbackHost } from "./http/access";
 import { createHttpServer } from "./http/server";
 
 export async function serve(config: Config): Promise<void> {
   const log = (line: string) => console.log(line);
-  const drainTimeoutMs = config.shutdownTimeoutMs;
+  const { app, modeAtStart } = await openGuarded(config);
+  const server = createHttpServer(app, {
+    loopbackOnly: isLoopbackHost(config.host),
+    defaultRateLimitPerMinute: config.rateLimitPerMinute,
+    openOnPurpose: config.openOnPurpose,
+    allowedHosts: config.allowedHosts,
+    modeAtStart,
+    log,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
+  const inFlight = trackResponses(server, app);
+  server.listen(config.port, config.host);
+  await once(server, "listening");
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  const stop = gracefulStop({ server, app, inFlight, drainTimeoutMs: config.shutdownTimeoutMs, log });
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+
+  await assertSameModel(app.organizationStore, app.embedder).catch((error: Error) => log(`WARNING: ${error.message}`));
+  try {
+    await app.loadSampleData(log);
+  } catch (error) {
+    if (app.isDraining()) return; // stopped while loading: the shutdown exits
+    throw error;
+  }
+  if (app.isDraining()) return;
+  log(readyBanner(app, config, base, modeAtStart, await app.services.organizations.count()));
+}
+
+/** Opens the app, refusing (and closing it) when the configuration would expose it: open beyond loopback. */
+async function openGuarded(config: Config): Promise<{ app: App; modeAtStart: AccessMode }> {
   const app = await createApp(config);
   const loopbackOnly = isLoopbackHost(config.host);
   const modeAtStart = await app.access.mode(config.openOnPurpose).catch(async (error) => {
@@ -27,33 +59,29 @@ export async function serve(config: Config): Promise<void> {
         "Create a key first (pnpm orgsim keys create --tenant <tenant> --scopes search:read,collections:read,collections:write), or listen on 127.0.0.1.",
     );
   }
-  const server = createHttpServer(app, {
-    loopbackOnly,
-    defaultRateLimitPerMinute: config.rateLimitPerMinute,
-    openOnPurpose: config.openOnPurpose,
-    allowedHosts: config.allowedHosts,
-    modeAtStart,
-    log,
-    headersTimeoutMs: config.headersTimeoutMs,
-    requestTimeoutMs: config.requestTimeoutMs,
-  });
-  const inFlight = trackResponses(server, app);
-  server.listen(config.port, config.host);
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  return { app, modeAtStart };
+}
 
-  /**
-   * Graceful shutdown: /ready turns 503 at once, the listener stops accepting connections, idle
-   * keep-alive connections close, and every request in flight is answered (its connection then
-   * closes). When all are done the backend and the model are released and the process exits 0.
-   * After ORGSIM_SHUTDOWN_TIMEOUT_MS, or at a second signal, the remaining connections are cut
-   * and it exits 1.
-   */
+interface ShutdownParts {
+  server: Server;
+  app: App;
+  /** The responses in flight (see trackResponses). */
+  inFlight: Set<ServerResponse>;
+  drainTimeoutMs: number;
+  log: (line: string) => void;
+}
+
+/**
+ * Graceful shutdown: /ready turns 503 at once, the listener stops accepting connections, idle
+ * keep-alive connections close, and every request in flight is answered (its connection then
+ * closes). When all are done the backend and the model are released and the process exits 0.
+ * After ORGSIM_SHUTDOWN_TIMEOUT_MS, or at a second signal, the remaining connections are cut
+ * and it exits 1.
+ */
+function gracefulStop({ server, app, inFlight, drainTimeoutMs, log }: ShutdownParts): (signal: string) => Promise<void> {
   let stopping = false;
   let force: (() => void) | undefined;
-  const stop = async (signal: string) => {
+  return async (signal: string) => {
     if (stopping) {
       force?.();
       return;
@@ -80,31 +108,21 @@ export async function serve(config: Config): Promise<void> {
     log(forced ? "stopped (requests were cut at the drain timeout)" : "stopped");
     process.exit(forced ? 1 : 0);
   };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
 
-  await assertSameModel(app.organizationStore, app.embedder).catch((error: Error) => log(`WARNING: ${error.message}`));
-  try {
-    await app.loadSampleData(log);
-  } catch (error) {
-    if (app.isDraining()) return; // stopped while loading: the shutdown exits
-    throw error;
-  }
-  if (app.isDraining()) return;
-  const count = await app.services.organizations.count();
-  log(
-    [
-      `orgsim is ready: ${count} organizations, backend ${app.organizationStore.backend}, model ${app.embedder.modelId}`,
-      `  REST     ${base}/v1   (e.g. ${base}/v1/search/organizations/similar?description=industrial+robots&countries=DE)`,
-      `  tRPC     ${base}/trpc`,
-      `  MCP      ${base}/mcp (Streamable HTTP); stdio: pnpm --silent mcp`,
-      `  OpenAPI  ${base}/openapi.json`,
-      `  Docs     ${base}/docs`,
-      `  Health   ${base}/health, ${base}/ready`,
-      config.backend === "embedded" ? `  Data     ${config.dataDir}` : `  Elasticsearch ${config.elasticsearch?.url}`,
-      `  Access   ${accessLine(modeAtStart, config)}`,
-    ].join("\n"),
-  );
+/** What the operator reads once the server is ready: where each surface is, the data and the access mode. */
+function readyBanner(app: App, config: Config, base: string, modeAtStart: AccessMode, count: number): string {
+  return [
+    `orgsim is ready: ${count} organizations, backend ${app.organizationStore.backend}, model ${app.embedder.modelId}`,
+    `  REST     ${base}/v1   (e.g. ${base}/v1/search/organizations/similar?description=industrial+robots&countries=DE)`,
+    `  tRPC     ${base}/trpc`,
+    `  MCP      ${base}/mcp (Streamable HTTP); stdio: pnpm --silent mcp`,
+    `  OpenAPI  ${base}/openapi.json`,
+    `  Docs     ${base}/docs`,
+    `  Health   ${base}/health, ${base}/ready`,
+    config.backend === "embedded" ? `  Data     ${config.dataDir}` : `  Elasticsearch ${config.elasticsearch?.url}`,
+    `  Access   ${accessLine(modeAtStart, config)}`,
+  ].join("\n");
 }
 
 function accessLine(mode: AccessMode, config: Config): string {

@@ -39,6 +39,57 @@ const MODE_CHANGES: Record<AccessMode, string> = {
 };
 
 export function createAccessPolicy(access: AccessService, options: AccessPolicyOptions): AccessPolicy {
+  const currentMode = modeWatcher(access, options);
+  const consume = rateLimiter(options.defaultRateLimitPerMinute);
+  return async (req, res, calls = 1) => {
+    try {
+      const principal = await principalOf(req, access, currentMode, options.loopbackOnly);
+      await consume(principal, res, calls);
+      return { principal };
+    } catch (error) {
+      if (!(error instanceof OrgsimError)) throw error;
+      if (error.code === "UNAUTHORIZED") res.setHeader("www-authenticate", 'Bearer realm="orgsim"');
+      return { refused: error };
+    }
+  };
+}
+
+/** The current mode (cached by the AccessService), logging when it changed. */
+function modeWatcher(access: AccessService, options: AccessPolicyOptions): () => Promise<AccessMode> {
+  let mode = options.modeAtStart;
+  return async () => {
+    const now = await access.mode(options.openOnPurpose);
+    if (now !== mode) options.log(`Access changed: ${MODE_CHANGES[now]}`);
+    mode = now;
+    return now;
+  };
+}
+
+/** The caller: the API key's principal, or the local user while a loopback server runs open. */
+async function principalOf(req: IncomingMessage, access: AccessService, currentMode: () => Promise<AccessMode>, loopbackOnly: boolean): Promise<Principal> {
+  // Node keeps the first of several Authorization headers; a proxy may keep another: which key is meant is unclear.
+  if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
+    throw OrgsimError.validation([{ path: ["authorization"], message: "send one Authorization header, not several" }]);
+  }
+  const header = req.headers.authorization;
+  // Every request looks, so a change (the last key revoked, a first key created) is logged when it is seen.
+  const now = await currentMode();
+  if (header !== undefined) {
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized("The Authorization header must be `Bearer <api key>`");
+    return access.authenticate(match[1] as string);
+  }
+  if (now === "keys") throw unauthorized("Missing API key: send `Authorization: Bearer <api key>`");
+  if (now === "revoked") throw unauthorized(`Missing API key: send \`Authorization: Bearer <api key>\`. ${MODE_CHANGES.revoked}`);
+  if (!loopbackOnly) throw unauthorized("No API key is active and this server listens beyond loopback: it serves only callers with a key");
+  return openPrincipal();
+}
+
+/**
+ * Counts a request against its key's budget of requests a minute (one limiter per distinct limit)
+ * and tells the caller where it stands (IETF RateLimit headers); throws RATE_LIMITED when spent.
+ */
+function rateLimiter(defaultPerMinute: number) {
   const limiters = new Map<number, RateLimiterMemory>();
   const limiterFor = (perMinute: number) => {
     let limiter = limiters.get(perMinute);
@@ -49,38 +100,9 @@ export function createAccessPolicy(access: AccessService, options: AccessPolicyO
     return limiter;
   };
 
-  let mode = options.modeAtStart;
-  /** The current mode (cached by the AccessService), logging when it changed. */
-  async function currentMode(): Promise<AccessMode> {
-    const now = await access.mode(options.openOnPurpose);
-    if (now !== mode) options.log(`Access changed: ${MODE_CHANGES[now]}`);
-    mode = now;
-    return now;
-  }
-
-  async function principalOf(req: IncomingMessage): Promise<Principal> {
-    // Node keeps the first of several Authorization headers; a proxy may keep another: which key is meant is unclear.
-    if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
-      throw OrgsimError.validation([{ path: ["authorization"], message: "send one Authorization header, not several" }]);
-    }
-    const header = req.headers.authorization;
-    // Every request looks, so a change (the last key revoked, a first key created) is logged when it is seen.
-    const now = await currentMode();
-    if (header !== undefined) {
-      const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-      if (!match) throw unauthorized("The Authorization header must be `Bearer <api key>`");
-      return access.authenticate(match[1] as string);
-    }
-    if (now === "keys") throw unauthorized("Missing API key: send `Authorization: Bearer <api key>`");
-    if (now === "revoked") throw unauthorized(`Missing API key: send \`Authorization: Bearer <api key>\`. ${MODE_CHANGES.revoked}`);
-    if (!options.loopbackOnly) throw unauthorized("No API key is active and this server listens beyond loopback: it serves only callers with a key");
-    return openPrincipal();
-  }
-
-  /** Counts the request against the key's budget and tells the caller where it stands (IETF RateLimit headers). */
-  async function consume(principal: Principal, res: ServerResponse, calls: number): Promise<void> {
+  return async (principal: Principal, res: ServerResponse, calls: number): Promise<void> => {
     if (principal.keyId === null) return;
-    const limit = principal.rateLimitPerMinute ?? options.defaultRateLimitPerMinute;
+    const limit = principal.rateLimitPerMinute ?? defaultPerMinute;
     let state: RateLimiterRes;
     let refused = false;
     try {
@@ -101,18 +123,6 @@ export function createAccessPolicy(access: AccessService, options: AccessPolicyO
         limit_per_minute: limit,
         retry_after_seconds: resetSeconds,
       });
-    }
-  }
-
-  return async (req, res, calls = 1) => {
-    try {
-      const principal = await principalOf(req);
-      await consume(principal, res, calls);
-      return { principal };
-    } catch (error) {
-      if (!(error instanceof OrgsimError)) throw error;
-      if (error.code === "UNAUTHORIZED") res.setHeader("www-authenticate", 'Bearer realm="orgsim"');
-      return { refused: error };
     }
   };
 }

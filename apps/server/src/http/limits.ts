@@ -10,10 +10,11 @@
  * read `req.body` instead of the stream when it is set.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { contractErrorOf } from "@orgsim/api";
-import { OrgsimError, type ValidationIssue } from "@orgsim/core";
-import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { requestIdOf } from "./context";
+import { trpcErrorShape } from "@orgsim/api";
+import { contractErrorOf, OrgsimError, type ValidationIssue } from "@orgsim/core";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { requestIdOf, sendError } from "./context";
+import { send } from "./docs";
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** Request line and headers: room for a 2,000-character query in any script, percent-encoded. */
@@ -273,21 +274,17 @@ export function inspectJson(text: string): ValidationIssue | null {
   return null;
 }
 
-/** Sends the contract's error for a refused request, in the surface's envelope. */
+/**
+ * Sends the contract's error for a refused request, in the surface's envelope. A body over the limit
+ * is still being read and dropped (see discard): the connection stays open, else the client would
+ * fail with EPIPE before it reads this answer.
+ */
 export function sendRefusal(req: IncomingMessage, res: ServerResponse, error: OrgsimError, surface: Surface) {
   const contract = contractErrorOf(error, requestIdOf(req, res));
-  let body: unknown = { error: contract };
-  if (surface === "trpc") {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const paths = (decode(url.pathname.replace(/^\/trpc\/?/, "")) ?? "").split(",");
-    const code: TRPC_ERROR_CODE_KEY = error.code === "PAYLOAD_TOO_LARGE" ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST";
-    const envelope = (path: string) => ({
-      error: { message: contract.message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: contract.status, path, error: contract } },
-    });
-    body = url.searchParams.get("batch") === "1" ? paths.map(envelope) : envelope(paths[0] ?? "");
-  }
-  // A body over the limit is still being read and dropped (see discard): closing the connection
-  // now would make the client fail with EPIPE before it reads this answer.
-  res.writeHead(error.status, { "content-type": "application/json", "cache-control": "no-store" });
-  res.end(JSON.stringify(body));
+  if (surface === "rest") return sendError(res, contract);
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const paths = (decode(url.pathname.replace(/^\/trpc\/?/, "")) ?? "").split(",");
+  const code: TRPC_ERROR_CODE_KEY = error.code === "PAYLOAD_TOO_LARGE" ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST";
+  const envelope = (path: string) => ({ error: trpcErrorShape(contract, code, path) });
+  send(res, contract.status, "application/json", JSON.stringify(url.searchParams.get("batch") === "1" ? paths.map(envelope) : envelope(paths[0] ?? "")));
 }

@@ -14,8 +14,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/sdk/types.js";
-import { contractErrorOf, type Services } from "@orgsim/api";
-import { OrgsimError } from "@orgsim/core";
+import { contractErrorOf, OrgsimError, type Services } from "@orgsim/core";
 import { createOrgsimMcpServer } from "@orgsim/mcp";
 import type { AccessPolicy } from "./access";
 import { requestIdOf } from "./context";
@@ -35,10 +34,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = options.hostCheck(req);
-    if (refused) {
-      const error = contractErrorOf(refused, requestIdOf(req, res));
-      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error);
-    }
+    if (refused) return refuse(req, res, refused);
     if (req.method !== "POST") {
       res.setHeader("allow", "POST");
       return jsonRpcError(res, 405, "Method not allowed: this MCP endpoint is stateless and takes POST only");
@@ -50,24 +46,17 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       body = JSON.parse((req as IncomingMessage & { body?: string }).body || "null");
     } catch (cause) {
       if (!(cause instanceof OrgsimError)) throw cause;
-      const error = contractErrorOf(cause, requestIdOf(req, res));
       // JSON-RPC's "parse error" for a body that is not acceptable JSON; a generic server error for one too large.
-      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error, error.code === "VALIDATION_FAILED" ? -32700 : -32000);
+      return refuse(req, res, cause, cause.code === "VALIDATION_FAILED" ? -32700 : -32000);
     }
     if (Array.isArray(body) && body.length > MAX_MCP_BATCH) {
-      const error = contractErrorOf(
-        OrgsimError.validation([{ path: ["batch"], message: `a JSON-RPC batch may hold at most ${MAX_MCP_BATCH} messages; this one holds ${body.length}` }]),
-        requestIdOf(req, res),
-      );
-      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error, -32600);
+      const tooMany = `a JSON-RPC batch may hold at most ${MAX_MCP_BATCH} messages; this one holds ${body.length}`;
+      return refuse(req, res, OrgsimError.validation([{ path: ["batch"], message: tooMany }]), -32600);
     }
     // A batch is one HTTP request but several calls: each counts against the key's rate limit, as on tRPC.
     const access = await options.accessOf(req, res, callsIn(body));
-    if ("refused" in access) {
-      // MCP clients start their auth flow on HTTP 401; the contract error rides in `error.data`.
-      const error = contractErrorOf(access.refused, requestIdOf(req, res));
-      return jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error);
-    }
+    // MCP clients start their auth flow on HTTP 401.
+    if ("refused" in access) return refuse(req, res, access.refused);
     const server = createOrgsimMcpServer({ services, principal: access.principal, log });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -117,6 +106,12 @@ function oneCallAtATime(transport: StreamableHTTPServerTransport) {
         }),
     );
   };
+}
+
+/** A refusal at the contract's status, as a JSON-RPC error whose `data` is the contract's error. */
+function refuse(req: IncomingMessage, res: ServerResponse, cause: OrgsimError, rpcCode = -32000) {
+  const error = contractErrorOf(cause, requestIdOf(req, res));
+  jsonRpcError(res, error.status, `${error.code}: ${error.message}`, error, rpcCode);
 }
 
 /** Transport-level refusals are JSON-RPC errors (no request id), as the SDK writes its own. */

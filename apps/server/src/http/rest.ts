@@ -5,12 +5,11 @@
  * contract's error too, never a 500.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { appRouter, type ContractError, contractErrorOf, toContractError } from "@orgsim/api";
-import { OrgsimError } from "@orgsim/core";
+import { appRouter, toContractError } from "@orgsim/api";
+import { type ContractError, contractErrorOf, OrgsimError } from "@orgsim/core";
 import { TRPCError } from "@trpc/server";
 import { createOpenApiHttpHandler } from "trpc-to-openapi";
-import { type ContextFactory, requestIdOf } from "./context";
-import { send } from "./docs";
+import { type ContextFactory, errorBody, requestIdOf, sendError } from "./context";
 import { admitRequest, MAX_BODY_BYTES } from "./limits";
 
 /** The methods REST operations use; anything else (HEAD, OPTIONS, TRACE, …) names no operation. */
@@ -56,10 +55,6 @@ export function createRestHandler(createContext: ContextFactory) {
 
 const pathOf = (req: IncomingMessage) => new URL(req.url ?? "/", "http://localhost").pathname;
 
-function sendError(res: ServerResponse, error: ContractError) {
-  send(res, error.status, "application/json", JSON.stringify({ error }));
-}
-
 /**
  * trpc-to-openapi writes `{...errorShape, message, code, issues}`; callers get only the contract's
  * part, with the request id, and the HTTP status is the contract's (trpc-to-openapi answers 415 or
@@ -75,7 +70,7 @@ function withContractErrorBodies(res: ServerResponse, requestId: string): Server
         const error = body.data?.error;
         if (error) {
           if (!res.headersSent) res.statusCode = error.status;
-          return end(JSON.stringify({ error: { ...error, request_id: error.request_id ?? requestId } }));
+          return end(errorBody({ ...error, request_id: error.request_id ?? requestId }));
         }
       } catch {
         // not JSON: send as it is

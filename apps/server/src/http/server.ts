@@ -1,13 +1,12 @@
 /** The HTTP server: REST (/v1), tRPC (/trpc), MCP (/mcp), OpenAPI (/openapi.json, /docs) and health probes. */
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { appRouter, contractErrorOf } from "@orgsim/api";
-import { OrgsimError } from "@orgsim/core";
+import { appRouter } from "@orgsim/api";
+import { contractErrorOf, OrgsimError } from "@orgsim/core";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import type { App } from "../app";
+import type { App } from "@orgsim/runtime";
 import { type AccessPolicyOptions, createAccessPolicy } from "./access";
-import { contextFactory, SAFE_REQUEST_ID, sendContractError } from "./context";
+import { type ContextFactory, contextFactory, errorBody, requestIdFrom, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";
 import { createHostCheck } from "./host-check";
 import { admitRequest, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_TRPC_BATCH, sendRefusal } from "./limits";
@@ -25,69 +24,20 @@ export interface HttpServerOptions extends AccessPolicyOptions {
   requestTimeoutMs: number;
 }
 
-export function createHttpServer(app: App, access: HttpServerOptions): Server {
-  const accessOf = createAccessPolicy(app.access, access);
-  const createContext = contextFactory(app.services, accessOf);
-  const rest = createRestHandler(createContext);
-  const trpc = createHTTPHandler({
-    router: appRouter,
-    basePath: "/trpc/",
-    maxBodySize: MAX_BODY_BYTES,
-    // A batch is one HTTP request but several operations: bounded, and each counts against the key's rate limit.
-    maxBatchSize: MAX_TRPC_BATCH,
-    createContext: ({ req, res, info }) => createContext(req, res, Math.max(1, info.calls.length)),
-  });
-  const hostCheck = createHostCheck(access.allowedHosts);
-  const mcp = createMcpHandler(app.services, { accessOf, hostCheck });
+export function createHttpServer(app: App, options: HttpServerOptions): Server {
   let baseUrl = "";
-  const docs = createDocsHandlers(() => baseUrl);
-
-  const serverOptions = {
-    // 64 KiB of headers: a 2,000-character query in a non-Latin script is ~18 KiB percent-encoded, over Node's 16 KiB default.
-    maxHeaderSize: MAX_HEADER_BYTES,
-    headersTimeout: access.headersTimeoutMs,
-    requestTimeout: access.requestTimeoutMs,
-    // Node looks for expired requests every 30 s by default: a 2 s timeout would fire at up to 32 s.
-    connectionsCheckingInterval: Math.min(1_000, access.headersTimeoutMs),
-  };
-  const server = createServer(serverOptions, async (req: IncomingMessage, res: ServerResponse) => {
+  const route = createRouter(app, options, () => baseUrl);
+  const server = createServer(nodeServerOptions(options), async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     try {
-      if (path.startsWith("/v1/")) {
-        const refused = hostCheck(req);
-        if (refused) return sendRefusal(req, res, refused, "rest");
-        req.url = req.url?.slice(3);
-        return await rest(req, res);
-      }
-      if (path.startsWith("/trpc/")) {
-        const refused = hostCheck(req);
-        if (refused) return sendRefusal(req, res, refused, "trpc");
-        if (!(await admitRequest(req, res, "trpc"))) return;
-        return trpc(req, res);
-      }
-      if (path === "/mcp") return await mcp(req, res);
-      if (path === "/health") return send(res, 200, "application/json", JSON.stringify({ status: "ok" }));
-      if (path === "/ready") return await ready(app, res);
-      if (path === "/openapi.json") return docs.openapi(res);
-      if (path === "/docs" || path.startsWith("/docs/")) {
-        if (await docs.docs(path, res)) return;
-      }
-      notFound(req, res, path);
+      await route(req, res, path);
     } catch (error) {
       console.error("request failed", error);
       if (!res.headersSent) sendContractError(req, res, error);
       else res.end();
     }
   });
-  // Requests Node's parser refuses (URL and headers too large, malformed, too slow) still get the contract's error.
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
-    answerOnSocket(socket, clientErrorOf(error, access));
-  });
-  // Node hands CONNECT (a proxy tunnel) to this event, and drops the connection when nobody listens.
-  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
-    answerOnSocket(socket, new OrgsimError("METHOD_NOT_ALLOWED", "CONNECT is not served: this is not a proxy"), { allow: "GET, POST, PUT, PATCH, DELETE" }, req);
-  });
+  answerRefusedConnections(server, options);
   server.on("listening", () => {
     const address = server.address();
     if (address && typeof address === "object") {
@@ -96,6 +46,74 @@ export function createHttpServer(app: App, access: HttpServerOptions): Server {
     }
   });
   return server;
+}
+
+/** Sends each path to its surface; `publicBaseUrl` is the address the OpenAPI document names. */
+function createRouter(app: App, options: HttpServerOptions, publicBaseUrl: () => string) {
+  const accessOf = createAccessPolicy(app.access, options);
+  const createContext = contextFactory(app.services, accessOf);
+  const hostCheck = createHostCheck(options.allowedHosts);
+  const rest = createRestHandler(createContext);
+  const trpc = createTrpcHandler(createContext);
+  const mcp = createMcpHandler(app.services, { accessOf, hostCheck });
+  const docs = createDocsHandlers(publicBaseUrl);
+
+  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    if (path.startsWith("/v1/")) {
+      const refused = hostCheck(req);
+      if (refused) return sendRefusal(req, res, refused, "rest");
+      req.url = req.url?.slice(3);
+      return await rest(req, res);
+    }
+    if (path.startsWith("/trpc/")) {
+      const refused = hostCheck(req);
+      if (refused) return sendRefusal(req, res, refused, "trpc");
+      if (!(await admitRequest(req, res, "trpc"))) return;
+      return trpc(req, res);
+    }
+    if (path === "/mcp") return await mcp(req, res);
+    if (path === "/health") return send(res, 200, "application/json", JSON.stringify({ status: "ok" }));
+    if (path === "/ready") return await ready(app, res);
+    if (path === "/openapi.json") return docs.openapi(res);
+    if (path === "/docs" || path.startsWith("/docs/")) {
+      if (await docs.docs(path, res)) return;
+    }
+    notFound(req, res, path);
+  };
+}
+
+function createTrpcHandler(createContext: ContextFactory) {
+  return createHTTPHandler({
+    router: appRouter,
+    basePath: "/trpc/",
+    maxBodySize: MAX_BODY_BYTES,
+    // A batch is one HTTP request but several operations: bounded, and each counts against the key's rate limit.
+    maxBatchSize: MAX_TRPC_BATCH,
+    createContext: ({ req, res, info }) => createContext(req, res, Math.max(1, info.calls.length)),
+  });
+}
+
+function nodeServerOptions(options: HttpServerOptions): ServerOptions {
+  return {
+    // 64 KiB of headers: a 2,000-character query in a non-Latin script is ~18 KiB percent-encoded, over Node's 16 KiB default.
+    maxHeaderSize: MAX_HEADER_BYTES,
+    headersTimeout: options.headersTimeoutMs,
+    requestTimeout: options.requestTimeoutMs,
+    // Node looks for expired requests every 30 s by default: a 2 s timeout would fire at up to 32 s.
+    connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs),
+  };
+}
+
+/** Requests Node's parser refuses (URL and headers too large, malformed, too slow), and CONNECT, still get the contract's error. */
+function answerRefusedConnections(server: Server, timeouts: HttpServerOptions) {
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+    answerOnSocket(socket, clientErrorOf(error, timeouts));
+  });
+  // Node hands CONNECT (a proxy tunnel) to this event, and drops the connection when nobody listens.
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    answerOnSocket(socket, new OrgsimError("METHOD_NOT_ALLOWED", "CONNECT is not served: this is not a proxy"), { allow: "GET, POST, PUT, PATCH, DELETE" }, req);
+  });
 }
 
 /**
@@ -124,9 +142,8 @@ function clientErrorOf(error: NodeJS.ErrnoException, timeouts: HttpServerOptions
 
 /** The contract's error written straight to a connection Node's request handling does not own, which then closes. */
 function answerOnSocket(socket: Duplex, cause: OrgsimError, headers: Record<string, string> = {}, req?: IncomingMessage) {
-  const given = req?.headers["x-request-id"];
-  const requestId = typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
-  const body = JSON.stringify({ error: contractErrorOf(cause, requestId) });
+  const requestId = requestIdFrom(req);
+  const body = errorBody(contractErrorOf(cause, requestId));
   const head = Object.entries({ "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "x-request-id": requestId, ...headers, connection: "close" })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");

@@ -16,7 +16,7 @@ import {
   UpdateItemInput,
 } from "@orgsim/core";
 import { z } from "zod";
-import { router, scoped } from "../trpc";
+import { type Meta, router, scoped } from "../trpc";
 
 const tags = ["collections"];
 /** What an item write can answer beyond every operation's errors (the document adds those: see openapi.ts). */
@@ -26,6 +26,9 @@ const TYPED_WRITE_ERRORS = {
     "ENTITY_TYPE_MISMATCH: the item's type differs from the collection's (or, in a batch, from the other items'); " +
     "CONFLICT: the collection already holds 100,000 items, or is being changed by many requests at once (retry)",
 };
+
+/** Adding items: 201 when any is created, 200 when all were already there; the 409s of TYPED_WRITE_ERRORS. */
+const ITEM_ADD = { successStatuses: [201, 200], conflicts: ["ENTITY_TYPE_MISMATCH", "CONFLICT"] } satisfies Meta;
 
 export const collectionsRouter = router({
   create: scoped("collections:write")
@@ -84,7 +87,7 @@ export const collectionsRouter = router({
           successDescription: "The item (201 when created, 200 when it was already there)",
           errorResponses: TYPED_WRITE_ERRORS,
         },
-        successStatuses: [201, 200],
+        ...ITEM_ADD,
       })
       .input(AddItemInput)
       .output(CollectionItem)
@@ -106,7 +109,7 @@ export const collectionsRouter = router({
           successDescription: "The items (201 when any was created, 200 when all were already there)",
           errorResponses: TYPED_WRITE_ERRORS,
         },
-        successStatuses: [201, 200],
+        ...ITEM_ADD,
       })
       .input(BulkAddItemsInput)
       .output(BulkAddResult)
@@ -143,6 +146,7 @@ export const collectionsRouter = router({
           description: "`entity_type` and `entity_id` cannot change.",
           errorResponses: { 409: "CONFLICT: the item is being changed by many requests at once (retry)" },
         },
+        conflicts: ["CONFLICT"],
       })
       .input(UpdateItemInput)
       .output(CollectionItem)

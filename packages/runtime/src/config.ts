@@ -1,19 +1,15 @@
 /** Operator settings, from the environment (see README "Configuration"). */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { type ElasticsearchBackendOptions, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
 
 export type BackendName = "embedded" | "elasticsearch";
 
-export interface ElasticsearchConfig {
-  url: string;
-  apiKey?: string;
-  username?: string;
-  password?: string;
-  indexPrefix?: string;
-  quantization?: string;
-  /** How long a first add's hold on a collection's type lasts before its items are written (ORGSIM_ES_TYPE_CLAIM_MS). */
-  typeClaimMs?: number;
-}
+/**
+ * The backend's options an operator sets: ELASTICSEARCH_URL, ELASTICSEARCH_API_KEY (or _USERNAME and
+ * _PASSWORD), ORGSIM_ES_INDEX_PREFIX, ORGSIM_ES_VECTOR_INDEX (quantization), ORGSIM_ES_TYPE_CLAIM_MS.
+ */
+export type ElasticsearchConfig = Pick<ElasticsearchBackendOptions, "url" | "apiKey" | "username" | "password" | "indexPrefix" | "quantization" | "typeClaimMs">;
 
 export interface Config {
   backend: BackendName;
@@ -61,6 +57,14 @@ export function repoRoot(from = import.meta.dirname): string {
 function cursorSecretFrom(value: string | undefined): string | undefined {
   if (!value) return undefined;
   if (value.length < 32) throw new Error("ORGSIM_CURSOR_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)");
+  return value;
+}
+
+const isVectorIndexType = (value: string): value is VectorIndexType => (VECTOR_INDEX_TYPES as readonly string[]).includes(value);
+
+function vectorIndexFrom(value: string | undefined): VectorIndexType | undefined {
+  if (!value) return undefined;
+  if (!isVectorIndexType(value)) throw new Error(`ORGSIM_ES_VECTOR_INDEX must be one of ${VECTOR_INDEX_TYPES.join(", ")}; got "${value}"`);
   return value;
 }
 
@@ -114,8 +118,8 @@ export function loadConfig(env = process.env): Config {
             username: optional(env.ELASTICSEARCH_USERNAME),
             password: optional(env.ELASTICSEARCH_PASSWORD),
             indexPrefix: optional(env.ORGSIM_ES_INDEX_PREFIX),
-            quantization: optional(env.ORGSIM_ES_VECTOR_INDEX),
-            typeClaimMs: intFromEnv("ORGSIM_ES_TYPE_CLAIM_MS", 30_000, 100, 3_600_000),
+            quantization: vectorIndexFrom(env.ORGSIM_ES_VECTOR_INDEX),
+            typeClaimMs: intFromEnv("ORGSIM_ES_TYPE_CLAIM_MS", 30_000, 100, 3_600_000, env),
           }
         : undefined,
     host: env.HOST || "127.0.0.1",
