@@ -22,7 +22,8 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { countriesInRegion, type OrganizationRecord, type VectorModel } from "@orgsim/core";
 import { findRepoRoot } from "@orgsim/embeddings";
-import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, rng, saveReal } from "./data";
+import { seededRandom } from "@orgsim/sample-data";
+import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, saveReal } from "./data";
 import { deleteIndices, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
 import { loadTest } from "./load-test";
@@ -241,7 +242,7 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   const jvmStart = await jvmStats(node);
 
   // Queries: organization ids sampled from this scale's dataset (real and synthetic alike).
-  const random = rng(seed + scale);
+  const random = seededRandom(seed + scale);
   const ids = Array.from({ length: 200 }, () => dataset.idOf(Math.floor(random() * scale)));
   const queriesOf = (mode: Mode): (number | string)[] => (mode === "organization" ? ids : mode === "description" ? [...DESCRIPTION_QUERIES] : [...CUSTOMER_QUERIES]);
 
@@ -366,7 +367,7 @@ function countMatches(dataset: Dataset, scale: number): ScaleResult["filter_matc
 function describeData(dataset: Dataset, model: VectorModel): NonNullable<PerfResults["data"]> {
   const n = Math.max(10_000, dataset.real.length);
   const records = dataset.batch(0, n);
-  const random = rng(seed + 7);
+  const random = seededRandom(seed + 7);
   /** Cosine of record i's nearest neighbour among records [0, within). */
   const nearest = (i: number, within: number) => {
     const v = (records[i] as OrganizationRecord).profileVector;
