@@ -222,7 +222,7 @@ function forceMergeNote({ scales, low }: ReportContext): string[] {
     const per = FILTER_LEVELS.map((f) => `${f} ${latencies(loadRow(s, "elasticsearch", "organization", f, "vector", low))} → ${latencies(m.load.find((x) => x.filter === f))}`);
     return `**${l}** (merge took ${f1(m.force_merge_s)} s) ${per.join("; ")}`;
   });
-  return ["After the force merge, similar-to-organization latency (vector ranking) on Elasticsearch at 1 connection (p50 / p95 / p99 ms, as loaded → one segment): " + perScale.join(". ") + ".", ""];
+  return [`After the force merge, similar-to-organization latency (vector ranking) on Elasticsearch at 1 connection (p50 / p95 / p99 ms, as loaded → one segment): ${perScale.join(". ")}.`, ""];
 }
 
 function memorySection({ scales }: ReportContext): string[] {
