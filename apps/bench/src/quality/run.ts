@@ -31,7 +31,7 @@ import { FUSION_DEPTH, RRF_K, BM25, type OrganizationStore, SearchService } from
 import { createEmbedder, DEFAULT_MODEL_ID, findRepoRoot } from "@orgsim/embeddings";
 import { type DatasetId, type DatasetSpec, datasetSpecs, type LabelledRow, readLabelledRows, subsetSpec } from "./datasets";
 import { loadIntoElasticsearch, startEsNode } from "./es-node";
-import { fitQuery, judge, lexicalRanking, productRanking, type Query, QueryCachingEmbedder, type Task, type TaskId } from "./evaluate";
+import { fitQuery, judge, lexicalRanking, productRanking, type Query, QueryCachingEmbedder, type Task } from "./evaluate";
 import { benchDataRoot, completeImport, dataDirOf, ensureImport, type ImportRecord } from "./imports";
 import { K, sample } from "./metrics";
 import { BENCH_MODELS } from "./models";
