@@ -223,12 +223,7 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   const matches = countMatches(dataset, scale);
   const written = await writeScale(node, dataset, model, scale, dataDir, prefix);
 
-  log("starting one server per backend ...");
-  const embedded = await startServer(repo, { backend: "embedded", dataDir });
-  servers.push(embedded);
-  const elastic = await startServer(repo, { backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix });
-  servers.push(elastic);
-  log(`  embedded ready in ${embedded.startSeconds.toFixed(1)} s (${embedded.baseUrl}), elasticsearch in ${elastic.startSeconds.toFixed(1)} s (${elastic.baseUrl})`);
+  const { embedded, elastic } = await startServers(node, dataDir, prefix);
   const embeddedMemStart = embedded.memory();
   const esMemStart = elastic.memory();
   const jvmStart = await jvmStats(node);
@@ -288,6 +283,17 @@ async function writeScale(node: EsNode, dataset: Dataset, model: VectorModel, sc
   const esIndex = await indexStats(node, prefix);
   log(`  elasticsearch: merges settled after ${settleSeconds.toFixed(1)} s; ${esIndex.segments} segments, store ${(esIndex.store_bytes / 2 ** 20).toFixed(0)} MiB`);
   return { embeddedLoad, embeddedDisk, esLoad, settleSeconds, esIndex };
+}
+
+/** One server per backend on the scale's data (stopped by cleanUp if the run is interrupted). */
+async function startServers(node: EsNode, dataDir: string, prefix: string) {
+  log("starting one server per backend ...");
+  const embedded = await startServer(repo, { backend: "embedded", dataDir });
+  servers.push(embedded);
+  const elastic = await startServer(repo, { backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix });
+  servers.push(elastic);
+  log(`  embedded ready in ${embedded.startSeconds.toFixed(1)} s (${embedded.baseUrl}), elasticsearch in ${elastic.startSeconds.toFixed(1)} s (${elastic.baseUrl})`);
+  return { embedded, elastic };
 }
 
 /** A scale's queries: 200 organization ids sampled from its dataset (real and synthetic alike), and the fixed texts. */
