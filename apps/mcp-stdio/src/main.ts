@@ -10,7 +10,7 @@
 import "./stdout-guard";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createOrgsimMcpServer } from "@orgsim/mcp";
-import { createApp, loadConfig } from "@orgsim/server";
+import { createApp, loadConfig } from "@orgsim/runtime";
 
 const log = (line: string) => process.stderr.write(`[orgsim-mcp] ${line}\n`);
 

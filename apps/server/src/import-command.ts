@@ -1,7 +1,6 @@
 /** `orgsim import`: reads a user's file through a mapping and upserts it into the configured store. */
 import { runImportCli } from "@orgsim/importer";
-import { createApp } from "./app";
-import type { Config } from "./config";
+import { type Config, createApp } from "@orgsim/runtime";
 
 export interface ImportCommandOptions {
   mapping: string;

@@ -1,8 +1,7 @@
 /** `orgsim keys create|list|revoke`: API keys in the configured backend (the server reads them there). */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type ApiKeyInfo, SCOPES, type Scope } from "@orgsim/core";
-import { openKeyStore } from "./app";
-import { loadConfig } from "./config";
+import { loadConfig, openKeyStore } from "@orgsim/runtime";
 
 const scopeList = (value: string): Scope[] => {
   const scopes = value.split(",").map((s) => s.trim()).filter(Boolean);

@@ -2,7 +2,7 @@
 /** The orgsim command: `serve` (default), `import` and `keys`. */
 import { Command, InvalidArgumentError } from "commander";
 import { resolve } from "node:path";
-import { loadConfig, userCwd } from "./config";
+import { loadConfig, userCwd } from "@orgsim/runtime";
 import { importCommand } from "./import-command";
 import { keysCommand } from "./keys-command";
 import { serve } from "./serve";

@@ -2,8 +2,7 @@
 import { once } from "node:events";
 import type { Server, ServerResponse } from "node:http";
 import { type AccessMode, assertSameModel } from "@orgsim/core";
-import { type App, createApp } from "./app";
-import type { Config } from "./config";
+import { type App, type Config, createApp } from "@orgsim/runtime";
 import { isLoopbackHost } from "./http/access";
 import { createHttpServer } from "./http/server";
 

@@ -160,6 +160,16 @@ describe("reference and documents", () => {
     expect(doc.components.schemas.Error).toBeDefined();
   });
 
+  it("documents each 409 with the codes its operation declares, and links to no outside site", async () => {
+    const doc: any = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
+    const conflictCodes = (operation: any) => operation.responses["409"]?.content["application/json"].schema.allOf[1].properties.error.properties.code.enum;
+    expect(conflictCodes(doc.paths["/collections/{id}/items"].post)).toEqual(["ENTITY_TYPE_MISMATCH", "CONFLICT"]);
+    expect(conflictCodes(doc.paths["/collections/{id}/items/{item_id}"].patch)).toEqual(["CONFLICT"]);
+    expect(conflictCodes(doc.paths["/organizations/{organization_id}"].put)).toEqual(["CONFLICT"]);
+    expect(conflictCodes(doc.paths["/collections/{id}/items"].get)).toBeUndefined();
+    expect(doc.externalDocs).toBeUndefined();
+  });
+
   it("serves a browsable /docs page with its assets", async () => {
     const page = await fetch(`${server.baseUrl}/docs`);
     expect(page.status).toBe(200);

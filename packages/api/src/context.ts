@@ -1,11 +1,5 @@
 /** What every procedure sees: the services, who is calling, and per-request response hints. */
-import type { CollectionService, OrganizationService, OrgsimError, Principal, SearchService } from "@orgsim/core";
-
-export interface Services {
-  search: SearchService;
-  organizations: OrganizationService;
-  collections: CollectionService;
-}
+import type { OrgsimError, Principal, Services } from "@orgsim/core";
 
 /**
  * The transport's verdict on the caller: a principal, or why it was refused (401, 429).

@@ -1,25 +1,12 @@
 /**
- * One error shape for every surface. Whatever a procedure throws becomes the
- * contract's `{ code, message, status, details, request_id }`; internals never leak.
+ * tRPC's side of the contract's error (core's `contractErrorOf` maps what a service threw):
+ * a domain error travels through tRPC with its HTTP status, and whatever tRPC itself raises
+ * (bad JSON, unknown procedure) becomes the contract's `{ code, message, status, details, request_id }`.
  */
-import { ERROR_STATUS, type ErrorCode, OrgsimError, type ValidationIssue } from "@orgsim/core";
+import { type ContractError, contractErrorOf, type ErrorCode, OrgsimError } from "@orgsim/core";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { z } from "zod";
-
-export const ErrorBody = z
-  .object({
-    error: z.object({
-      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-      message: z.string(),
-      status: z.number().int(),
-      details: z.record(z.string(), z.unknown()),
-      request_id: z.string().nullable(),
-    }),
-  })
-  .meta({ id: "Error" });
-export type ErrorBody = z.infer<typeof ErrorBody>;
-export type ContractError = ErrorBody["error"];
 
 const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: "BAD_REQUEST",
@@ -54,33 +41,6 @@ const CODE_BY_TRPC_CODE: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
   SERVICE_UNAVAILABLE: "BACKEND_UNAVAILABLE",
 };
 
-/** Bulk inputs name the array elements that failed, so a caller can fix just those. */
-const BULK_FIELDS = new Set(["items", "organizations"]);
-
-function validationError(issues: ValidationIssue[]): OrgsimError {
-  const error = OrgsimError.validation(issues);
-  const failing = new Set<number>();
-  for (const { path } of issues) {
-    if (typeof path[0] === "string" && BULK_FIELDS.has(path[0]) && typeof path[1] === "number") failing.add(path[1]);
-  }
-  if (failing.size > 0) error.details.failing_indexes = [...failing].sort((a, b) => a - b);
-  return error;
-}
-
-/**
- * The contract's error for what a service threw (any surface): a domain error keeps its code,
- * a zod error is VALIDATION_FAILED, anything else is INTERNAL with no internals shown.
- */
-export function contractErrorOf(cause: unknown, requestId: string | null): ContractError {
-  const domain =
-    cause instanceof OrgsimError
-      ? cause
-      : cause instanceof z.ZodError
-        ? validationError(cause.issues.map((i) => ({ path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: i.message })))
-        : new OrgsimError("INTERNAL", "Internal error");
-  return { code: domain.code, message: domain.message, status: domain.status, details: domain.details, request_id: requestId };
-}
-
 /** Maps anything thrown while serving a tRPC or REST request to the contract's error. */
 export function toContractError(error: TRPCError, requestId: string | null): ContractError {
   const cause = error.cause;
@@ -88,6 +48,5 @@ export function toContractError(error: TRPCError, requestId: string | null): Con
   const code = CODE_BY_TRPC_CODE[error.code] ?? "INTERNAL";
   // Only tRPC's own messages (not found, bad JSON, too large) are safe to show; anything else is internal.
   if (code === "INTERNAL") return contractErrorOf(cause, requestId);
-  const domain = new OrgsimError(code, error.message);
-  return { code: domain.code, message: domain.message, status: domain.status, details: domain.details, request_id: requestId };
+  return contractErrorOf(new OrgsimError(code, error.message), requestId);
 }

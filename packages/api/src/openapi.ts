@@ -4,14 +4,11 @@
  * can give (all with the contract's `Error` body), and the API-key scope it needs.
  * The REST suite fuzzes the server against this document (apps/server/test/fuzz.test.ts).
  */
-import { ERROR_STATUS, type ErrorCode } from "@orgsim/core";
-import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { API_VERSION, ERROR_STATUS, ErrorBody, type ErrorCode } from "@orgsim/core";
+import { forEachOpenApiProcedure, generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { createSchema } from "zod-openapi";
-import { ErrorBody } from "./errors";
 import { appRouter } from "./router";
 import type { Meta } from "./trpc";
-
-export const API_VERSION = "0.1.0";
 
 export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
@@ -23,7 +20,6 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       "A server with no API key configured runs open on loopback only, and then needs none.",
     version: API_VERSION,
     baseUrl,
-    docsUrl: "https://github.com/orgsim/orgsim",
     tags: ["search", "organizations", "collections", "reference"],
     securitySchemes: {
       bearerAuth: {
@@ -152,8 +148,8 @@ const SHARED_ERRORS: Record<string, Response & { code: ErrorCode | null }> = {
 /**
  * Per operation: success statuses from `successStatuses` (trpc-to-openapi documents every success
  * as 200), and the contract's error responses in place of trpc-to-openapi's generic ones: 404 where
- * the path names a resource, 413 where there is a body, 403 where a scope is needed, 409 where
- * the procedure declares it in `errorResponses`, and the rest everywhere.
+ * the path names a resource, 413 where there is a body, 403 where a scope is needed, 409 with the
+ * codes the procedure declares in its meta's `conflicts`, and the rest everywhere.
  */
 function withContractResponses(document: OpenAPIObject): OpenAPIObject {
   // `Error` arrives among the components (the schema itself is a $ref to it).
@@ -167,10 +163,9 @@ function withContractResponses(document: OpenAPIObject): OpenAPIObject {
   } as OpenAPIObject["components"];
 
   const paths = document.paths as Record<string, Record<string, Operation>>;
-  for (const procedure of Object.values(appRouter._def.procedures)) {
-    const meta = (procedure as unknown as { _def: { meta?: Meta } })._def.meta;
-    const operation = meta?.openapi && paths[meta.openapi.path]?.[meta.openapi.method.toLowerCase()];
-    if (!meta?.openapi || !operation) continue;
+  for (const meta of restProcedureMetas()) {
+    const operation = paths[meta.openapi.path]?.[meta.openapi.method.toLowerCase()];
+    if (!operation) continue;
     const responses = operation.responses ?? {};
     const ok = responses["200"] ?? { description: "Successful response" };
     const declared = (Array.isArray(meta.openapi.errorResponses) ? {} : meta.openapi.errorResponses) ?? {};
@@ -187,10 +182,10 @@ function withContractResponses(document: OpenAPIObject): OpenAPIObject {
       result["403"] = { description: `FORBIDDEN: the API key lacks the scope \`${meta.scope}\` (named in \`details.required_scope\`)`, content: errorContent("FORBIDDEN") };
     }
     if (operation.parameters?.some((p) => p.in === "path")) result["404"] = ref("NotFound");
-    if (declared[409]) {
-      // The 409 codes the procedure's description names (each as `CODE:`).
-      const codes = (["ENTITY_TYPE_MISMATCH", "CONFLICT"] as const).filter((code) => declared[409]?.includes(`${code}:`));
-      result["409"] = { description: declared[409], content: errorContent(...(codes.length > 0 ? codes : (["CONFLICT"] as const))) };
+    if (meta.conflicts?.length) {
+      result["409"] = { description: declared[409] ?? meta.conflicts.join(", "), content: errorContent(...meta.conflicts) };
+    } else if (declared[409]) {
+      throw new Error(`${meta.openapi.path}: a 409 is described in errorResponses but its codes are not declared in the meta's conflicts`);
     }
     result["413"] = ref("PayloadTooLarge");
     result["429"] = ref("RateLimited");
@@ -204,4 +199,14 @@ function withContractResponses(document: OpenAPIObject): OpenAPIObject {
     if (meta.scope) operation.security = [{ bearerAuth: [meta.scope] }];
   }
   return document;
+}
+
+/**
+ * The meta of every procedure served over REST. tRPC offers no public listing of a router's
+ * procedures: this reads `_def.procedures`, as trpc-to-openapi's own generator does.
+ */
+function restProcedureMetas(): (Meta & { openapi: NonNullable<Meta["openapi"]> })[] {
+  const metas: (Meta & { openapi: NonNullable<Meta["openapi"]> })[] = [];
+  forEachOpenApiProcedure<Meta>(appRouter._def.procedures, ({ meta }) => metas.push(meta));
+  return metas;
 }

@@ -1,13 +1,20 @@
 /** tRPC initialisation: context type, error formatter and the base procedure. */
-import { assertScope, OrgsimError, type Scope } from "@orgsim/core";
+import { assertScope, type ERROR_STATUS, type ErrorCode, OrgsimError, type Scope } from "@orgsim/core";
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Context } from "./context";
 import { toContractError, toTRPCError } from "./errors";
 
-/** `successStatuses`: the REST statuses of success when not just 200 (documented in the OpenAPI document). */
-/** `scope`: the API-key scope the procedure needs (set by `scoped`), for documents and checks. */
-export type Meta = OpenApiMeta<{ successStatuses?: (200 | 201 | 204)[]; scope?: Scope }>;
+/** The error codes answered with 409. */
+export type ConflictCode = { [Code in ErrorCode]: (typeof ERROR_STATUS)[Code] extends 409 ? Code : never }[ErrorCode];
+
+/**
+ * `successStatuses`: the REST statuses of success when not just 200 (documented in the OpenAPI document).
+ * `scope`: the API-key scope the procedure needs (set by `scoped`), for documents and checks.
+ * `conflicts`: the 409 codes the procedure can answer (the document's 409 response lists them;
+ * `openapi.errorResponses[409]` describes them).
+ */
+export type Meta = OpenApiMeta<{ successStatuses?: (200 | 201 | 204)[]; scope?: Scope; conflicts?: ConflictCode[] }>;
 
 const t = initTRPC
   .context<Context>()

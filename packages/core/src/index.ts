@@ -5,11 +5,13 @@ export * from "./domain/taxonomy";
 export * from "./domain/embedding-text";
 export * from "./domain/lexical";
 export * from "./domain/rank-fusion";
-export { normalizeOrganization, organizationIssues } from "./domain/normalize-organization";
+export { normalizeOrganization } from "./domain/normalize-organization";
+export { organizationIssues } from "./domain/organization-checks";
 export { assertItemTypes } from "./rules/one-type-rule";
 export { assertCollectionCapacity, MAX_ITEMS_PER_COLLECTION } from "./rules/collection-capacity";
 export { dot } from "./domain/vector-math";
 export * from "./errors";
+export { API_VERSION, type Services } from "./surface";
 // Schemas: the one source of truth for every input and output
 export * from "./schemas/params";
 export * from "./schemas/organization";

@@ -1,7 +1,7 @@
 /**
  * Tool errors. Whatever a tool throws becomes a tool result with `isError: true`
  * carrying the contract's code and message (the same mapping as REST and tRPC:
- * `toContractError` of @orgsim/api), never a protocol error.
+ * core's `contractErrorOf`), never a protocol error.
  *
  * Error results carry no `structuredContent`: the SDK client (1.32) validates any
  * structuredContent against the tool's outputSchema even when `isError` is true, so
@@ -10,8 +10,7 @@
  * details as JSON) and, for programs, in `_meta["orgsim/error"]`.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type ContractError, contractErrorOf } from "@orgsim/api";
-import { OrgsimError } from "@orgsim/core";
+import { type ContractError, contractErrorOf, OrgsimError } from "@orgsim/core";
 
 export const ERROR_META_KEY = "orgsim/error";
 

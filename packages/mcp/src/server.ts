@@ -1,7 +1,6 @@
 /** The orgsim MCP server: one tool per operation, over the same core services as REST and tRPC. */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { API_VERSION, type Services } from "@orgsim/api";
-import { openPrincipal, type Principal } from "@orgsim/core";
+import { API_VERSION, openPrincipal, type Principal, type Services } from "@orgsim/core";
 import type { ToolRuntime } from "./tool";
 import { registerCollectionTools } from "./tools/collections";
 import { registerItemTools } from "./tools/items";

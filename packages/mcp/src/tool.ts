@@ -15,8 +15,7 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import type { Services } from "@orgsim/api";
-import { assertScope, type Principal, type Scope } from "@orgsim/core";
+import { assertScope, type Principal, type Scope, type Services } from "@orgsim/core";
 import { z } from "zod";
 import { errorResult, notReady, stillLoading } from "./errors";
 

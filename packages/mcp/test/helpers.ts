@@ -1,10 +1,7 @@
 /**
  * A real orgsim (real model, real SQLite in a temp directory, fictional sample data)
  * and an SDK client connected to its MCP server through the SDK's in-memory transport.
- *
- * The composition root lives in apps/server (`createApp`). @orgsim/server depends on
- * @orgsim/mcp, so this package cannot also depend on it without a workspace cycle:
- * the tests reach it by path.
+ * The services come from the composition root, @orgsim/runtime (which does not depend on this package).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type App, createApp, loadConfig } from "../../../apps/server/src/index";
+import { type App, createApp, loadConfig } from "@orgsim/runtime";
 import { createOrgsimMcpServer, type OrgsimMcpServerOptions } from "../src/index";
 
 export const SAMPLE_SIZE = 60;

@@ -1,7 +1,8 @@
 /** Builds a request's tRPC context: services, the caller's access and the request id. */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type Context, contractErrorOf, type Services } from "@orgsim/api";
+import type { Context } from "@orgsim/api";
+import { contractErrorOf, type Services } from "@orgsim/core";
 import type { AccessPolicy } from "./access";
 import { send } from "./docs";
 

@@ -10,8 +10,7 @@
  * read `req.body` instead of the stream when it is set.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { contractErrorOf } from "@orgsim/api";
-import { OrgsimError, type ValidationIssue } from "@orgsim/core";
+import { contractErrorOf, OrgsimError, type ValidationIssue } from "@orgsim/core";
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { requestIdOf } from "./context";
 

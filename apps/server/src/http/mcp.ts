@@ -14,8 +14,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/sdk/types.js";
-import { contractErrorOf, type Services } from "@orgsim/api";
-import { OrgsimError } from "@orgsim/core";
+import { contractErrorOf, OrgsimError, type Services } from "@orgsim/core";
 import { createOrgsimMcpServer } from "@orgsim/mcp";
 import type { AccessPolicy } from "./access";
 import { requestIdOf } from "./context";

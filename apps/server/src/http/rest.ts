@@ -5,8 +5,8 @@
  * contract's error too, never a 500.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { appRouter, type ContractError, contractErrorOf, toContractError } from "@orgsim/api";
-import { OrgsimError } from "@orgsim/core";
+import { appRouter, toContractError } from "@orgsim/api";
+import { type ContractError, contractErrorOf, OrgsimError } from "@orgsim/core";
 import { TRPCError } from "@trpc/server";
 import { createOpenApiHttpHandler } from "trpc-to-openapi";
 import { type ContextFactory, requestIdOf } from "./context";

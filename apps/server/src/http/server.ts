@@ -2,10 +2,10 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { appRouter, contractErrorOf } from "@orgsim/api";
-import { OrgsimError } from "@orgsim/core";
+import { appRouter } from "@orgsim/api";
+import { contractErrorOf, OrgsimError } from "@orgsim/core";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import type { App } from "../app";
+import type { App } from "@orgsim/runtime";
 import { type AccessPolicyOptions, createAccessPolicy } from "./access";
 import { contextFactory, SAFE_REQUEST_ID, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";

@@ -85,6 +85,7 @@ export const collectionsRouter = router({
           errorResponses: TYPED_WRITE_ERRORS,
         },
         successStatuses: [201, 200],
+        conflicts: ["ENTITY_TYPE_MISMATCH", "CONFLICT"],
       })
       .input(AddItemInput)
       .output(CollectionItem)
@@ -107,6 +108,7 @@ export const collectionsRouter = router({
           errorResponses: TYPED_WRITE_ERRORS,
         },
         successStatuses: [201, 200],
+        conflicts: ["ENTITY_TYPE_MISMATCH", "CONFLICT"],
       })
       .input(BulkAddItemsInput)
       .output(BulkAddResult)
@@ -143,6 +145,7 @@ export const collectionsRouter = router({
           description: "`entity_type` and `entity_id` cannot change.",
           errorResponses: { 409: "CONFLICT: the item is being changed by many requests at once (retry)" },
         },
+        conflicts: ["CONFLICT"],
       })
       .input(UpdateItemInput)
       .output(CollectionItem)

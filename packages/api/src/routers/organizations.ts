@@ -25,6 +25,7 @@ export const organizationsRouter = router({
           "Replaces the whole record and recomputes both vectors with the configured model. Accepts what GET returns: `id` (when sent, equal to the path's), derived fields (a place's `country` and `world_region` are ignored and recomputed).",
         errorResponses: MODEL_CONFLICT,
       },
+      conflicts: ["CONFLICT"],
     })
     .input(OrganizationReplaceInput)
     .output(Organization)
@@ -43,6 +44,7 @@ export const organizationsRouter = router({
         description: "All or nothing: one invalid organization writes nothing and the error lists `failing_indexes`.",
         errorResponses: MODEL_CONFLICT,
       },
+      conflicts: ["CONFLICT"],
     })
     .input(z.strictObject({ organizations: z.array(OrganizationWithId).min(1).max(MAX_BULK_ORGANIZATIONS) }))
     .output(z.object({ data: z.array(Organization), meta: z.object({ upserted: z.number().int() }) }))

@@ -20,6 +20,7 @@ export const searchRouter = router({
         description: `Ranks organizations by the cosine similarity of their business profiles to this organization's. The organization itself is never in its results. ${FILTERS_HELP}`,
         errorResponses,
       },
+      conflicts: ["CONFLICT"],
     })
     .input(SimilarToOrganizationInput)
     .output(SearchResponse)
@@ -35,6 +36,7 @@ export const searchRouter = router({
         description: `Embeds the description and ranks organizations by the similarity of their business profiles. ${FILTERS_HELP}`,
         errorResponses,
       },
+      conflicts: ["CONFLICT"],
     })
     .input(SimilarToDescriptionInput)
     .output(SearchResponse)
@@ -50,6 +52,7 @@ export const searchRouter = router({
         description: `Embeds the customer description and ranks organizations by their customer-base vectors; organizations without customer text are not candidates. ${FILTERS_HELP}`,
         errorResponses,
       },
+      conflicts: ["CONFLICT"],
     })
     .input(SimilarCustomersInput)
     .output(SearchResponse)

@@ -74,7 +74,8 @@ export interface VectorModel {
 }
 
 export interface OrganizationStore {
-  readonly backend: "embedded" | "elasticsearch";
+  /** The adapter names itself (search responses report it as `meta.backend`); core knows no adapter by name. */
+  readonly backend: string;
   /** The model the stored vectors come from, or null while the store holds none. */
   vectorModel(): Promise<VectorModel | null>;
   /** Inserts or replaces by id; all records of a call are written together. */

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { EMPLOYEE_RANGES, FUNDING_STAGES } from "../domain/metrics";
 import { isCategorySlug } from "../domain/taxonomy";
-import { organizationIssues } from "../domain/normalize-organization";
+import { organizationIssues } from "../domain/organization-checks";
 import { isoDate, organizationId } from "./params";
 
 const text = (max: number) => z.string().trim().max(max);

@@ -119,7 +119,7 @@ export const SearchResponse = z
       limit: z.number().int(),
       next_cursor: z.string().nullable(),
       took_ms: z.number(),
-      backend: z.enum(["embedded", "elasticsearch"]),
+      backend: z.string().meta({ description: "The storage backend that answered, by its own name" }),
       model: z.string(),
       ranking: z.enum(RANKINGS),
     }),

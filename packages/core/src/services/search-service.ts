@@ -54,6 +54,23 @@ interface RankingQuery {
   minScore?: number;
 }
 
+/** The three searches; the mode is part of a cursor's fingerprint, so a cursor continues only the search that made it. */
+type SearchMode = "organization" | "description" | "customers";
+
+/** One search to answer: which it is, what the caller asked, and what ranks the results. */
+interface SearchRun {
+  /** When the request arrived: `took_ms` counts from it (embedding the query included). */
+  started: number;
+  mode: SearchMode;
+  /** The organization id or the text asked about: with the mode and the filters, it fingerprints the cursors. */
+  query: string | number;
+  vector: Float32Array;
+  /** The query's words, for the word ranking of hybrid search. */
+  text: string;
+  kind: VectorKind;
+  input: SearchFilterInput;
+}
+
 const isOffset = (p: unknown): p is number => Number.isInteger(p) && (p as number) > 0 && (p as number) < MAX_RESULTS_DEPTH;
 
 export class SearchService {
@@ -71,19 +88,21 @@ export class SearchService {
     const withSelfExcluded = { ...filters, exclude_ids: [...(filters.exclude_ids ?? []), organization_id] };
     // Its words are the text its profile vector embeds.
     const text = lexicalTextsOf(organization).profile ?? organization.name;
-    return this.run(started, "organization", organization_id, vector, text, "profile", withSelfExcluded);
+    return this.run({ started, mode: "organization", query: organization_id, vector, text, kind: "profile", input: withSelfExcluded });
   }
 
   async similarToDescription(input: SimilarToDescriptionInput): Promise<SearchResponse> {
     const started = performance.now();
     const { description, ...filters } = input;
-    return this.run(started, "description", description, await this.embedQuery(description), description, "profile", filters);
+    const vector = await this.embedQuery(description);
+    return this.run({ started, mode: "description", query: description, vector, text: description, kind: "profile", input: filters });
   }
 
   async similarCustomers(input: SimilarCustomersInput): Promise<SearchResponse> {
     const started = performance.now();
     const { organization_customer, ...filters } = input;
-    return this.run(started, "customers", organization_customer, await this.embedQuery(organization_customer), organization_customer, "customer", filters);
+    const vector = await this.embedQuery(organization_customer);
+    return this.run({ started, mode: "customers", query: organization_customer, vector, text: organization_customer, kind: "customer", input: filters });
   }
 
   private async embedQuery(text: string): Promise<Float32Array> {
@@ -93,15 +112,7 @@ export class SearchService {
     return vector;
   }
 
-  private async run(
-    started: number,
-    mode: string,
-    query: string | number,
-    vector: Float32Array,
-    text: string,
-    kind: VectorKind,
-    input: SearchFilterInput,
-  ): Promise<SearchResponse> {
+  private async run({ started, mode, query, vector, text, kind, input }: SearchRun): Promise<SearchResponse> {
     const { limit, cursor, ...filters } = input;
     const queryFingerprint = fingerprint([mode, query, filters]);
     const offset = cursor ? decodeCursor(cursor, queryFingerprint, isOffset) : 0;

@@ -1,6 +1,7 @@
 /** Operator settings, from the environment (see README "Configuration"). */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
 
 export type BackendName = "embedded" | "elasticsearch";
 
@@ -10,7 +11,8 @@ export interface ElasticsearchConfig {
   username?: string;
   password?: string;
   indexPrefix?: string;
-  quantization?: string;
+  /** `index_options.type` of the vector fields (ORGSIM_ES_VECTOR_INDEX); unset: the backend's default. */
+  quantization?: VectorIndexType;
   /** How long a first add's hold on a collection's type lasts before its items are written (ORGSIM_ES_TYPE_CLAIM_MS). */
   typeClaimMs?: number;
 }
@@ -64,6 +66,14 @@ function cursorSecretFrom(value: string | undefined): string | undefined {
   return value;
 }
 
+const isVectorIndexType = (value: string): value is VectorIndexType => (VECTOR_INDEX_TYPES as readonly string[]).includes(value);
+
+function vectorIndexFrom(value: string | undefined): VectorIndexType | undefined {
+  if (!value) return undefined;
+  if (!isVectorIndexType(value)) throw new Error(`ORGSIM_ES_VECTOR_INDEX must be one of ${VECTOR_INDEX_TYPES.join(", ")}; got "${value}"`);
+  return value;
+}
+
 function intFromEnv(name: string, fallback: number, min: number, max: number, env = process.env): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -114,8 +124,8 @@ export function loadConfig(env = process.env): Config {
             username: optional(env.ELASTICSEARCH_USERNAME),
             password: optional(env.ELASTICSEARCH_PASSWORD),
             indexPrefix: optional(env.ORGSIM_ES_INDEX_PREFIX),
-            quantization: optional(env.ORGSIM_ES_VECTOR_INDEX),
-            typeClaimMs: intFromEnv("ORGSIM_ES_TYPE_CLAIM_MS", 30_000, 100, 3_600_000),
+            quantization: vectorIndexFrom(env.ORGSIM_ES_VECTOR_INDEX),
+            typeClaimMs: intFromEnv("ORGSIM_ES_TYPE_CLAIM_MS", 30_000, 100, 3_600_000, env),
           }
         : undefined,
     host: env.HOST || "127.0.0.1",

@@ -1,6 +1,5 @@
-/** Wires adapters into the core services: the composition root. */
-import type { Services } from "@orgsim/api";
-import { openElasticsearchBackend, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
+/** Wires adapters into the core services: the composition root shared by every entry point. */
+import { openElasticsearchBackend } from "@orgsim/backend-elasticsearch";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import {
   AccessService,
@@ -12,6 +11,7 @@ import {
   type OrganizationStore,
   ReadableOrganizationStore,
   SearchService,
+  type Services,
   setCursorSecret,
 } from "@orgsim/core";
 import { createEmbedder } from "@orgsim/embeddings";
@@ -63,12 +63,8 @@ interface Backend {
 /** The configured adapters behind the core's ports. */
 async function openBackend(config: Config, dimension: number | undefined): Promise<Backend> {
   if (config.backend === "embedded") return openEmbeddedBackend({ dataDir: config.dataDir });
-  const es = config.elasticsearch as NonNullable<Config["elasticsearch"]>;
-  const quantization = es.quantization;
-  if (quantization !== undefined && !VECTOR_INDEX_TYPES.includes(quantization as VectorIndexType)) {
-    throw new Error(`ORGSIM_ES_VECTOR_INDEX must be one of ${VECTOR_INDEX_TYPES.join(", ")}; got "${quantization}"`);
-  }
-  return openElasticsearchBackend({ ...es, quantization: quantization as VectorIndexType | undefined, dimension });
+  if (!config.elasticsearch) throw new Error("ORGSIM_BACKEND=elasticsearch needs ELASTICSEARCH_URL");
+  return openElasticsearchBackend({ ...config.elasticsearch, dimension });
 }
 
 /** Opens only what API key commands need: the backend's key store (no model). */

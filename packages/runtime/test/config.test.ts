@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/index";
+
+const elasticsearch = { ORGSIM_BACKEND: "elasticsearch", ELASTICSEARCH_URL: "http://127.0.0.1:9200" };
+
+describe("loadConfig", () => {
+  it("types the Elasticsearch vector index it is given", () => {
+    expect(loadConfig({ ...elasticsearch, ORGSIM_ES_VECTOR_INDEX: "bbq_hnsw" }).elasticsearch?.quantization).toBe("bbq_hnsw");
+    expect(loadConfig(elasticsearch).elasticsearch?.quantization).toBeUndefined();
+  });
+
+  it("refuses an unknown vector index when the configuration is loaded, naming ORGSIM_ES_VECTOR_INDEX", () => {
+    expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_VECTOR_INDEX: "int3_hnsw" })).toThrow(/^ORGSIM_ES_VECTOR_INDEX must be one of hnsw, int8_hnsw, .*; got "int3_hnsw"$/);
+  });
+
+  it("reads every setting from the environment it is given", () => {
+    expect(loadConfig({ ...elasticsearch, ORGSIM_ES_TYPE_CLAIM_MS: "250" }).elasticsearch?.typeClaimMs).toBe(250);
+  });
+});
