@@ -216,8 +216,6 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   const loadAtStart = currentLoad();
   const dataDir = join(workDir, `s-${label}`, "embedded");
   const prefix = `perf-${label}`;
-  rmSync(dataDir, { recursive: true, force: true });
-  await deleteIndices(node, prefix);
 
   // Filter selectivity, from the generated records (the same predicate the stores apply).
   const matches = countMatches(dataset, scale);
@@ -272,8 +270,10 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   return result;
 }
 
-/** Writes the scale's organizations with their vectors through each backend's store adapter; Elasticsearch until its merges settle. */
+/** Writes the scale's organizations with their vectors through each backend's store adapter, from empty; Elasticsearch until its merges settle. */
 async function writeScale(node: EsNode, dataset: Dataset, model: VectorModel, scale: number, dataDir: string, prefix: string) {
+  rmSync(dataDir, { recursive: true, force: true });
+  await deleteIndices(node, prefix);
   log(`embedded: writing ${scale.toLocaleString("en")} organizations with their vectors (store adapter, ${LOAD_BATCH} a batch) ...`);
   const embeddedLoad = await loadEmbedded(dataDir, dataset, scale, model, log);
   const embeddedDisk = diskUsage(dataDir);
