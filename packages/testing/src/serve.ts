@@ -88,10 +88,10 @@ async function untilReady(output: () => string, exited: Promise<Exit>, deadline:
 
 async function answersReady(baseUrl: string): Promise<boolean> {
   try {
-    const response = await fetch(`${baseUrl}/ready`);
+    const response = await fetch(`${baseUrl}/ready`, { signal: AbortSignal.timeout(5_000) });
     await response.body?.cancel();
     return response.status === 200;
   } catch {
-    return false; // not listening yet
+    return false; // not listening yet, or no answer within 5 s: ask again
   }
 }
