@@ -139,61 +139,66 @@ function machineInfo() {
 
 const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 
-async function main(): Promise<void> {
+/** The companies as read (cut to --limit), their texts, and the two pools of row indices. */
+interface Corpus {
+  rows: YcCompany[];
+  texts: string[];
+  evaluated: Int32Array;
+  everyone: Int32Array;
+}
+
+function readCorpus(): Corpus {
   let rows: YcCompany[] = readFileSync(dataPath, "utf8")
     .split("\n")
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as YcCompany);
   const limit = intArg(args.limit);
   if (limit) rows = rows.slice(0, limit);
-  const texts = rows.map(textOf);
-  const evaluated = Int32Array.from(rows.flatMap((r, i) => (isEvaluated(r) ? [i] : [])));
-  const everyone = Int32Array.from(rows.keys());
-  console.log(`${rows.length} companies from ${dataPath}; ${evaluated.length} evaluated`);
+  return { rows, texts: rows.map(textOf), evaluated: Int32Array.from(rows.flatMap((r, i) => (isEvaluated(r) ? [i] : []))), everyone: Int32Array.from(rows.keys()) };
+}
 
-  const results = [];
-  for (const id of modelIds) {
-    const spec = getModelSpec(id);
-    const t0 = performance.now();
-    const embedder = await createEmbedder({ modelId: id, maxTokens, threads, batchSize });
-    const loadMs = performance.now() - t0;
-    const t1 = performance.now();
-    // Every row is embedded once; both pools read the same vectors.
-    const vecs = await embedder.embed(texts, "document");
-    const embedSeconds = (performance.now() - t1) / 1000;
-    const loadAfterEmbedding = loadavg()[0] ?? 0;
-    await embedder.close();
-    const dim = embedder.dimension;
-    const flat = new Float32Array(vecs.length * dim);
-    for (const [i, v] of vecs.entries()) flat.set(v, i * dim);
+/** One model: load it, embed every row once (both pools read the same vectors), P@10 in both pools, and how long each step took. */
+async function evaluateModel(id: string, { rows, texts, evaluated, everyone }: Corpus) {
+  const spec = getModelSpec(id);
+  const t0 = performance.now();
+  const embedder = await createEmbedder({ modelId: id, maxTokens, threads, batchSize });
+  const loadMs = performance.now() - t0;
+  const t1 = performance.now();
+  const vecs = await embedder.embed(texts, "document");
+  const embedSeconds = (performance.now() - t1) / 1000;
+  const loadAfterEmbedding = loadavg()[0] ?? 0;
+  await embedder.close();
+  const dim = embedder.dimension;
+  const flat = new Float32Array(vecs.length * dim);
+  for (const [i, v] of vecs.entries()) flat.set(v, i * dim);
 
-    const t2 = performance.now();
-    const labelledPool = precisionAt10(rows, flat, dim, evaluated, evaluated);
-    const allPool = precisionAt10(rows, flat, dim, evaluated, everyone);
-    const knnSeconds = (performance.now() - t2) / 1000;
-    const r = {
-      model: id,
-      dimension: dim,
-      pooling: spec.pooling,
-      maxTokens: maxTokens ?? spec.maxTokens,
-      p10: {
-        labelledPool: { subindustry: round(labelledPool.subindustry), industry: round(labelledPool.industry) },
-        allPool: { subindustry: round(allPool.subindustry), industry: round(allPool.industry) },
-      },
-      timings: {
-        loadMs: Math.round(loadMs),
-        embedSeconds: round(embedSeconds, 1),
-        docsPerSecond: round(texts.length / embedSeconds, 1),
-        exactKnnSeconds: round(knnSeconds, 1),
-        loadAverage1mAfterEmbedding: round(loadAfterEmbedding, 2),
-      },
-    };
-    console.log(JSON.stringify(r));
-    results.push(r);
-  }
+  const t2 = performance.now();
+  const labelledPool = precisionAt10(rows, flat, dim, evaluated, evaluated);
+  const allPool = precisionAt10(rows, flat, dim, evaluated, everyone);
+  const knnSeconds = (performance.now() - t2) / 1000;
+  return {
+    model: id,
+    dimension: dim,
+    pooling: spec.pooling,
+    maxTokens: maxTokens ?? spec.maxTokens,
+    p10: {
+      labelledPool: { subindustry: round(labelledPool.subindustry), industry: round(labelledPool.industry) },
+      allPool: { subindustry: round(allPool.subindustry), industry: round(allPool.industry) },
+    },
+    timings: {
+      loadMs: Math.round(loadMs),
+      embedSeconds: round(embedSeconds, 1),
+      docsPerSecond: round(texts.length / embedSeconds, 1),
+      exactKnnSeconds: round(knnSeconds, 1),
+      loadAverage1mAfterEmbedding: round(loadAfterEmbedding, 2),
+    },
+  };
+}
 
-  const best = [...results].sort((a, b) => b.p10.labelledPool.subindustry - a.p10.labelledPool.subindustry)[0];
-  console.log(`\nP@${K}, leave-one-out, ${evaluated.length} companies (pool: labelled ${evaluated.length} | all ${rows.length})`);
+type ModelResult = Awaited<ReturnType<typeof evaluateModel>>;
+
+function printTable(corpus: Corpus, results: ModelResult[], best: ModelResult | undefined): void {
+  console.log(`\nP@${K}, leave-one-out, ${corpus.evaluated.length} companies (pool: labelled ${corpus.evaluated.length} | all ${corpus.rows.length})`);
   console.log("| method | subindustry | industry | subindustry (all) | industry (all) | docs/s |");
   console.log("|---|---|---|---|---|---|");
   for (const [name, p] of Object.entries(BASELINES)) console.log(`| ${name} | ${p.subindustry} | ${p.industry} | | | |`);
@@ -202,14 +207,27 @@ async function main(): Promise<void> {
     console.log(`| ${r.model} (${r.maxTokens} tok) | ${l.subindustry} | ${l.industry} | ${a.subindustry} | ${a.industry} | ${r.timings.docsPerSecond} |`);
   }
   console.log(`\nBest on subindustry P@${K}: ${best?.model}`);
+}
+
+async function main(): Promise<void> {
+  const corpus = readCorpus();
+  console.log(`${corpus.rows.length} companies from ${dataPath}; ${corpus.evaluated.length} evaluated`);
+  const results: ModelResult[] = [];
+  for (const id of modelIds) {
+    const r = await evaluateModel(id, corpus);
+    console.log(JSON.stringify(r));
+    results.push(r);
+  }
+  const best = [...results].sort((a, b) => b.p10.labelledPool.subindustry - a.p10.labelledPool.subindustry)[0];
+  printTable(corpus, results, best);
 
   const report = {
     date: new Date().toISOString(),
     machine: machineInfo(),
     dataset: {
       path: dataPath,
-      rows: rows.length,
-      evaluated: evaluated.length,
+      rows: corpus.rows.length,
+      evaluated: corpus.evaluated.length,
       selection: 'subindustry contains "->" and long_description has >= 8 words',
       text: "name + one_liner + long_description",
       pools: { labelled: "the evaluated companies (headline, as README baselines)", all: "every row" },

@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { startOrgsimServe } from "@orgsim/testing/serve";
 import Database from "better-sqlite3";
 import { backendEnv, TEST_BACKEND } from "./harness";
 
@@ -22,41 +23,10 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** `orgsim serve` on a free port, on `dataDir`'s store; resolves once it says it is ready. */
+/** `orgsim serve` on a free port, on `dataDir`'s store; resolves once its /ready answers 200. */
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "serve"], {
-    cwd: SERVER_DIR,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ORGSIM_SAMPLE_SIZE: "0", ...backendEnv(dataDir), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /orgsim is ready[\s\S]*?REST\s+(http:\/\/\S+)\/v1/.exec(output);
-      if (match?.[1]) {
-        clearInterval(timer);
-        resolve(match[1]);
-      }
-    }, 50);
-    void exited.then(({ code, signal }) => {
-      clearInterval(timer);
-      reject(new Error(`server exited (${code ?? signal}) before it was ready:\n${output}`));
-    });
-  });
-  return {
-    baseUrl,
-    dataDir,
-    child,
-    output: () => output,
-    exited,
-    async kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await exited;
-    },
-  };
+  const server = await startOrgsimServe({ serverDir: SERVER_DIR, env: { ORGSIM_SAMPLE_SIZE: "0", ...backendEnv(dataDir), ...env } });
+  return { baseUrl: server.baseUrl, dataDir, child: server.child, output: server.output, exited: server.exited, kill: server.kill };
 }
 
 /** `orgsim import FILE --mapping M` on `dataDir`'s store, as a child process. */

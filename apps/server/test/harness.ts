@@ -2,12 +2,13 @@
  * Starts the real server (the `orgsim serve` command) as a child process on a
  * free port with its own data directory, and talks to it over real HTTP.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { inject } from "vitest";
 import { generateSampleOrganizations } from "@orgsim/sample-data";
+import { startOrgsimServe } from "@orgsim/testing/serve";
 import { normalizeOrganization, type Organization, OrganizationWithId } from "@orgsim/core";
 
 const SERVER_DIR = join(import.meta.dirname, "..");
@@ -46,41 +47,8 @@ export interface TestServer {
 
 export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "orgsim-test-"));
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "serve"], {
-    cwd: SERVER_DIR,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...backendEnv(dataDir), ORGSIM_SAMPLE_SIZE: String(TEST_SAMPLE_SIZE), ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /orgsim is ready[\s\S]*?REST\s+(http:\/\/\S+)\/v1/.exec(output);
-      if (match?.[1]) {
-        clearInterval(timer);
-        resolve(match[1]);
-      }
-    }, 100);
-    child.once("exit", (code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited with ${code} before it was ready:\n${output}`));
-    });
-  });
-
-  return {
-    baseUrl,
-    dataDir,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
-    },
-  };
+  const server = await startOrgsimServe({ serverDir: SERVER_DIR, env: { ...backendEnv(dataDir), ORGSIM_SAMPLE_SIZE: String(TEST_SAMPLE_SIZE), ...options.env } });
+  return { baseUrl: server.baseUrl, dataDir, output: server.output, stop: server.stop };
 }
 
 export function removeDir(dir: string) {

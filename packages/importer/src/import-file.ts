@@ -6,8 +6,8 @@
 import { basename } from "node:path";
 import { MAX_BULK_ORGANIZATIONS, type OrganizationWithId, OrgsimError, type ValidationIssue } from "@orgsim/core";
 import { isParsedMapping, type Mapping, parseMapping } from "./mapping";
-import { mapRecord } from "./map-record";
-import { type ByteCounter, positionUnit, readRecords } from "./sources";
+import { type MapResult, mapRecord } from "./map-record";
+import { type ByteCounter, positionUnit, readRecords, type SourceItem } from "./sources";
 
 export type Upsert = (rows: OrganizationWithId[]) => Promise<unknown>;
 
@@ -75,133 +75,160 @@ interface Pending {
 }
 
 export async function importFile(options: ImportOptions): Promise<ImportReport> {
-  const started = performance.now();
-  const mapping = isParsedMapping(options.mapping) ? options.mapping : parseMapping(options.mapping);
-  const batchSize = options.batchSize ?? 64;
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BULK_ORGANIZATIONS) {
-    throw new RangeError(`batchSize must be an integer from 1 to ${MAX_BULK_ORGANIZATIONS}; got ${batchSize}`);
-  }
-  const maxIssues = options.maxIssues ?? 10_000;
-  const unit = positionUnit(mapping);
-  const where = (line: number) => `${unit} ${line}`;
+  const run = new FileImport(options);
+  for await (const item of readRecords(options.file, run.mapping, run.counter)) await run.take(item);
+  return run.finish();
+}
 
-  const report: ImportReport = {
-    file: options.file,
-    format: mapping.format,
-    unit,
-    read: 0,
-    imported: 0,
-    failed: [],
-    failedCount: 0,
-    warnings: [],
-    warningCount: 0,
-    duplicates: 0,
-    durationMs: 0,
-  };
-  const fail = (line: number, message: string) => {
-    report.failedCount++;
-    if (report.failed.length < maxIssues) report.failed.push({ line, message });
-  };
-  const warn = (line: number, message: string) => {
-    report.warningCount++;
-    if (report.warnings.length < maxIssues) report.warnings.push({ line, message });
-  };
-
-  const counter: ByteCounter = { bytesRead: 0, totalBytes: 0 };
-  const written = new Set<number>();
+/** One import's state: the report so far, the rows waiting for their batch, and every id seen. */
+class FileImport {
+  readonly started = performance.now();
+  readonly mapping: Mapping;
+  readonly counter: ByteCounter = { bytesRead: 0, totalBytes: 0 };
+  private readonly batchSize: number;
+  private readonly maxIssues: number;
+  private readonly unit: ImportReport["unit"];
+  private readonly report: ImportReport;
+  private readonly written = new Set<number>();
   /** Every valid row's id: where it was last seen and, for hashed ids, its key. */
-  const seen = new Map<number, { line: number; key: string | null }>();
-  let pending = new Map<number, Pending>();
+  private readonly seen = new Map<number, { line: number; key: string | null }>();
+  private pending = new Map<number, Pending>();
 
-  const progress = () =>
-    options.onProgress?.({
-      read: report.read,
-      imported: written.size,
-      failed: report.failedCount,
-      bytesRead: counter.bytesRead,
-      totalBytes: counter.totalBytes,
-    });
+  constructor(private readonly options: ImportOptions) {
+    this.mapping = isParsedMapping(options.mapping) ? options.mapping : parseMapping(options.mapping);
+    this.batchSize = options.batchSize ?? 64;
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > MAX_BULK_ORGANIZATIONS) {
+      throw new RangeError(`batchSize must be an integer from 1 to ${MAX_BULK_ORGANIZATIONS}; got ${this.batchSize}`);
+    }
+    this.maxIssues = options.maxIssues ?? 10_000;
+    this.unit = positionUnit(this.mapping);
+    this.report = {
+      file: options.file,
+      format: this.mapping.format,
+      unit: this.unit,
+      read: 0,
+      imported: 0,
+      failed: [],
+      failedCount: 0,
+      warnings: [],
+      warningCount: 0,
+      duplicates: 0,
+      durationMs: 0,
+    };
+  }
 
-  const write = async (entries: Pending[]): Promise<void> => {
+  /** One record (or unreadable entry) from the file: mapped, checked against the ids seen, queued for its batch. */
+  async take(item: SourceItem): Promise<void> {
+    this.report.read++;
+    if ("error" in item) {
+      this.fail(item.position, item.error);
+    } else {
+      const result = mapRecord(item.record, this.mapping);
+      if (!result.ok) this.fail(item.position, result.message);
+      else await this.accept(item.position, result);
+    }
+    if (this.report.read % 256 === 0) this.progress();
+  }
+
+  async finish(): Promise<ImportReport> {
+    await this.flush();
+    return this.settled();
+  }
+
+  private async accept(line: number, result: Extract<MapResult, { ok: true }>): Promise<void> {
+    const id = result.row.id;
+    for (const message of result.warnings) this.warn(line, message);
+    const before = this.seen.get(id);
+    if (before && result.idKey !== null && before.key !== null && before.key !== result.idKey) {
+      this.fail(
+        line,
+        `id ${id} derived from key ${JSON.stringify(result.idKey.split("\u001f"))} collides with the different key ${JSON.stringify(before.key.split("\u001f"))} on ${this.where(before.line)}; add a key field to "hash"`,
+      );
+      return;
+    }
+    if (before) {
+      this.report.duplicates++;
+      this.warn(line, `id ${id} repeats ${this.where(before.line)}; this later row wins`);
+    }
+    this.seen.set(id, { line, key: result.idKey });
+    // within one batch the later row replaces the earlier (a batch never holds an id twice)
+    this.pending.delete(id);
+    this.pending.set(id, { row: result.row, line });
+    if (this.pending.size >= this.batchSize) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const entries = [...this.pending.values()];
+    this.pending = new Map();
+    await this.write(entries);
+    this.progress();
+  }
+
+  private async write(entries: Pending[]): Promise<void> {
     if (entries.length === 0) return;
     try {
-      await options.upsert(entries.map((e) => e.row));
-      for (const entry of entries) written.add(entry.row.id);
-      return;
+      await this.options.upsert(entries.map((e) => e.row));
+      for (const entry of entries) this.written.add(entry.row.id);
     } catch (error) {
       // the same checks ran per row before, so this is rare; keep the rest of the batch
-      if (error instanceof OrgsimError && error.code === "VALIDATION_FAILED") {
-        if (entries.length === 1) {
-          fail((entries[0] as Pending).line, error.message);
-          return;
-        }
-        const failing = new Set((error.details.failing_indexes as number[] | undefined) ?? []);
-        if (failing.size === 0) {
-          for (const entry of entries) await write([entry]);
-          return;
-        }
-        const issues = (error.details.issues as ValidationIssue[] | undefined) ?? [];
-        entries.forEach((entry, index) => {
-          if (!failing.has(index)) return;
-          const own = issues.filter((i) => i.path[0] === index).map((i) => `${i.path.slice(1).join(".")}: ${i.message}`);
-          fail(entry.line, own.length > 0 ? own.join("; ") : error.message);
-        });
-        await write(entries.filter((_, index) => !failing.has(index)));
-        return;
-      }
-      report.imported = written.size;
-      report.durationMs = Math.round(performance.now() - started);
+      if (error instanceof OrgsimError && error.code === "VALIDATION_FAILED") return this.writeValid(entries, error);
       const message = error instanceof Error ? error.message : String(error);
       throw new ImportAbortedError(
-        `Import of ${basename(options.file)} stopped at ${where((entries[0] as Pending).line)}: ${message}. ${written.size} organizations were written before; importing again is safe (ids are stable, writes are upserts).`,
-        report,
+        `Import of ${basename(this.options.file)} stopped at ${this.where((entries[0] as Pending).line)}: ${message}. ${this.written.size} organizations were written before; importing again is safe (ids are stable, writes are upserts).`,
+        this.settled(),
         error,
       );
     }
-  };
-
-  const flush = async () => {
-    const entries = [...pending.values()];
-    pending = new Map();
-    await write(entries);
-    progress();
-  };
-
-  for await (const item of readRecords(options.file, mapping, counter)) {
-    report.read++;
-    if ("error" in item) {
-      fail(item.position, item.error);
-    } else {
-      const result = mapRecord(item.record, mapping);
-      if (!result.ok) {
-        fail(item.position, result.message);
-      } else {
-        const id = result.row.id;
-        for (const message of result.warnings) warn(item.position, message);
-        const before = seen.get(id);
-        if (before && result.idKey !== null && before.key !== null && before.key !== result.idKey) {
-          fail(
-            item.position,
-            `id ${id} derived from key ${JSON.stringify(result.idKey.split("\u001f"))} collides with the different key ${JSON.stringify(before.key.split("\u001f"))} on ${where(before.line)}; add a key field to "hash"`,
-          );
-        } else {
-          if (before) {
-            report.duplicates++;
-            warn(item.position, `id ${id} repeats ${where(before.line)}; this later row wins`);
-          }
-          seen.set(id, { line: item.position, key: result.idKey });
-          // within one batch the later row replaces the earlier (a batch never holds an id twice)
-          pending.delete(id);
-          pending.set(id, { row: result.row, line: item.position });
-          if (pending.size >= batchSize) await flush();
-        }
-      }
-    }
-    if (report.read % 256 === 0) progress();
   }
-  await flush();
 
-  report.imported = written.size;
-  report.durationMs = Math.round(performance.now() - started);
-  return report;
+  /** A batch the writer refused as invalid: each failing row fails with its own issues, the others are written again. */
+  private async writeValid(entries: Pending[], error: OrgsimError): Promise<void> {
+    if (entries.length === 1) {
+      this.fail((entries[0] as Pending).line, error.message);
+      return;
+    }
+    const failing = new Set((error.details.failing_indexes as number[] | undefined) ?? []);
+    if (failing.size === 0) {
+      for (const entry of entries) await this.write([entry]);
+      return;
+    }
+    const issues = (error.details.issues as ValidationIssue[] | undefined) ?? [];
+    entries.forEach((entry, index) => {
+      if (!failing.has(index)) return;
+      const own = issues.filter((i) => i.path[0] === index).map((i) => `${i.path.slice(1).join(".")}: ${i.message}`);
+      this.fail(entry.line, own.length > 0 ? own.join("; ") : error.message);
+    });
+    await this.write(entries.filter((_, index) => !failing.has(index)));
+  }
+
+  /** The report with the final count and duration. */
+  private settled(): ImportReport {
+    this.report.imported = this.written.size;
+    this.report.durationMs = Math.round(performance.now() - this.started);
+    return this.report;
+  }
+
+  private where(line: number): string {
+    return `${this.unit} ${line}`;
+  }
+
+  private fail(line: number, message: string): void {
+    this.report.failedCount++;
+    if (this.report.failed.length < this.maxIssues) this.report.failed.push({ line, message });
+  }
+
+  private warn(line: number, message: string): void {
+    this.report.warningCount++;
+    if (this.report.warnings.length < this.maxIssues) this.report.warnings.push({ line, message });
+  }
+
+  private progress(): void {
+    this.options.onProgress?.({
+      read: this.report.read,
+      imported: this.written.size,
+      failed: this.report.failedCount,
+      bytesRead: this.counter.bytesRead,
+      totalBytes: this.counter.totalBytes,
+    });
+  }
 }

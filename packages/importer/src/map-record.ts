@@ -145,37 +145,43 @@ function compactRemoved(node: unknown): unknown {
 /** Maps and validates one source record. Never throws for bad data. */
 export function mapRecord(record: unknown, mapping: Mapping): MapResult {
   if (!isPlainObject(record)) return { ok: false, message: `a record must be an object, got ${show(record)}`, id: null };
+  const mappedId = mapId(record, mapping);
+  if ("message" in mappedId) return { ok: false, message: mappedId.message, id: null };
+  const { id, idKey } = mappedId;
+  const { input, errors, warnings } = mapFields(record, mapping, id);
+  if (errors.length > 0) return { ok: false, message: errors.join("; "), id };
+  return validateMapped(input, mapping, warnings, id, idKey);
+}
 
-  // ---- id ----
-  let id: number;
-  let idKey: string | null = null;
+/** The record's id: hashed from its key fields, or read from its id field (a positive safe integer). */
+function mapId(record: Record<string, unknown>, mapping: Mapping): { id: number; idKey: string | null } | { message: string } {
   const idRule = mapping.id;
   if (idRule.hash) {
     const parts = idRule.hash.map((path) => readPath(record, path));
-    if (parts.every((p) => p === null)) {
-      return { ok: false, message: `id${sourceLabel(idRule.hash)}: the key fields are empty, so no id can be derived`, id: null };
-    }
-    idKey = parts.map((p) => (p === null ? "" : typeof p === "string" ? p : JSON.stringify(p))).join(KEY_SEPARATOR);
-    id = hashId(idKey);
-  } else {
-    const from = idRule.from ?? [];
-    try {
-      const value = coerce("int", runSteps(readSources({ from }, record), idRule.steps, record));
-      if (value === null) return { ok: false, message: `id${sourceLabel(from)}: is empty`, id: null };
-      id = value as number;
-    } catch (error) {
-      if (!(error instanceof TransformError)) throw error;
-      return { ok: false, message: `id${sourceLabel(from)}: ${error.message}`, id: null };
-    }
-    if (id <= 0) return { ok: false, message: `id${sourceLabel(from)}: ${id} is not a positive integer`, id: null };
-    if (!Number.isSafeInteger(id)) return { ok: false, message: `id${sourceLabel(from)}: ${id} is too large for an exact integer id`, id: null };
+    if (parts.every((p) => p === null)) return { message: `id${sourceLabel(idRule.hash)}: the key fields are empty, so no id can be derived` };
+    const idKey = parts.map((p) => (p === null ? "" : typeof p === "string" ? p : JSON.stringify(p))).join(KEY_SEPARATOR);
+    return { id: hashId(idKey), idKey };
   }
+  const from = idRule.from ?? [];
+  let id: number;
+  try {
+    const value = coerce("int", runSteps(readSources({ from }, record), idRule.steps, record));
+    if (value === null) return { message: `id${sourceLabel(from)}: is empty` };
+    id = value as number;
+  } catch (error) {
+    if (!(error instanceof TransformError)) throw error;
+    return { message: `id${sourceLabel(from)}: ${error.message}` };
+  }
+  if (id <= 0) return { message: `id${sourceLabel(from)}: ${id} is not a positive integer` };
+  if (!Number.isSafeInteger(id)) return { message: `id${sourceLabel(from)}: ${id} is too large for an exact integer id` };
+  return { id, idKey: null };
+}
 
-  // ---- fields ----
+/** Every mapped field read, transformed and set on the input; a field that fails its transform is an error, or a warning under on_invalid "null". */
+function mapFields(record: Record<string, unknown>, mapping: Mapping, id: number) {
   const input: Record<string, unknown> = { id };
   const errors: string[] = [];
   const warnings: string[] = [];
-  const rules = new Map<string, FieldRule>(mapping.fields.map((f) => [f.key, f]));
   for (const rule of mapping.fields) {
     const target = TARGETS[rule.key];
     let value: Value;
@@ -190,52 +196,52 @@ export function mapRecord(record: unknown, mapping: Mapping): MapResult {
     }
     if (value !== null) setPath(input, target.path, value);
   }
-  if (errors.length > 0) return { ok: false, message: errors.join("; "), id };
+  return { input, errors, warnings };
+}
 
-  // ---- validation, as the service does it ----
-  const mapped = new Set(rules.keys());
-  const describe = (issue: ValidationIssue, current: Record<string, unknown>) => {
-    const owner = ownerOf(issue.path, mapped);
-    const rule = owner && owner !== "id" ? rules.get(owner) : undefined;
-    const rest = owner && owner !== "id" ? issue.path.slice(TARGETS[owner].path.length) : [];
-    const label = owner
-      ? `${owner}${rest.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("")}${rule ? sourceLabel(rule.from) : ""}`
-      : issue.path.join(".") || "organization";
-    const value = getAt(current, issue.path);
-    const message = value === undefined && /expected \w+, received undefined/.test(issue.message) ? "is empty" : issue.message;
-    const shown = value === undefined || message === "is empty" || message.includes(show(value)) ? "" : ` (value ${show(value)})`;
-    const hint =
-      /^unknown country code/.test(message) && rule && !rule.steps.some((s) => s.name === "country" || s.name === "location_text")
-        ? '; add the "country" transform to read country names'
-        : "";
-    return { label, message: `${message}${shown}${hint}`, rule };
-  };
+/** An issue said in the mapping's terms: the target field and its source, the message, a hint where one helps. */
+function describeIssue(issue: ValidationIssue, current: Record<string, unknown>, rules: Map<string, FieldRule>) {
+  const owner = ownerOf(issue.path, new Set(rules.keys()));
+  const rule = owner && owner !== "id" ? rules.get(owner) : undefined;
+  const rest = owner && owner !== "id" ? issue.path.slice(TARGETS[owner].path.length) : [];
+  const label = owner ? `${owner}${rest.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("")}${rule ? sourceLabel(rule.from) : ""}` : issue.path.join(".") || "organization";
+  const value = getAt(current, issue.path);
+  const message = value === undefined && /expected \w+, received undefined/.test(issue.message) ? "is empty" : issue.message;
+  const shown = value === undefined || message === "is empty" || message.includes(show(value)) ? "" : ` (value ${show(value)})`;
+  const hint =
+    /^unknown country code/.test(message) && rule && !rule.steps.some((s) => s.name === "country" || s.name === "location_text") ? '; add the "country" transform to read country names' : "";
+  return { label, message: `${message}${shown}${hint}`, rule };
+}
 
+/** The issues the service's checks find in the input (the schema, then normalization), as plain issues. */
+function issuesOf(current: Record<string, unknown>): { row: OrganizationWithId; organization: Organization } | { issues: ValidationIssue[] } {
+  const parsed = OrganizationWithId.safeParse(current);
+  if (!parsed.success) return { issues: parsed.error.issues.map((i) => ({ path: i.path.map((k) => (typeof k === "symbol" ? String(k) : k)), message: i.message })) };
+  try {
+    return { row: parsed.data, organization: normalizeOrganization(parsed.data) };
+  } catch (error) {
+    if (!(error instanceof OrgsimError)) throw error;
+    return { issues: (error.details.issues as ValidationIssue[] | undefined) ?? [{ path: [], message: error.message }] };
+  }
+}
+
+/** Validation, as the service does it; values of on_invalid "null" fields that fail are dropped and the rest checked again. */
+function validateMapped(input: Record<string, unknown>, mapping: Mapping, warnings: string[], id: number, idKey: string | null): MapResult {
+  const rules = new Map<string, FieldRule>(mapping.fields.map((f) => [f.key, f]));
   let current: Record<string, unknown> = input;
   for (let attempt = 0; attempt < 4; attempt++) {
-    let issues: ValidationIssue[];
-    let organization: Organization | null = null;
-    const parsed = OrganizationWithId.safeParse(current);
-    if (parsed.success) {
-      try {
-        organization = normalizeOrganization(parsed.data);
-        return { ok: true, row: parsed.data, organization, warnings, idKey };
-      } catch (error) {
-        if (!(error instanceof OrgsimError)) throw error;
-        issues = (error.details.issues as ValidationIssue[] | undefined) ?? [{ path: [], message: error.message }];
-      }
-    } else {
-      issues = parsed.error.issues.map((i) => ({ path: i.path.map((k) => (typeof k === "symbol" ? String(k) : k)), message: i.message }));
-    }
+    const checked = issuesOf(current);
+    if ("row" in checked) return { ok: true, row: checked.row, organization: checked.organization, warnings, idKey };
+    const { issues } = checked;
     // fields marked on_invalid "null" lose the offending value; any other issue fails the row
     // (a missing required value cannot be left empty: it is fatal whatever on_invalid says)
-    const fatal = issues.filter((issue) => describe(issue, current).rule?.onInvalid !== "null" || getAt(current, issue.path) === undefined);
+    const fatal = issues.filter((issue) => describeIssue(issue, current, rules).rule?.onInvalid !== "null" || getAt(current, issue.path) === undefined);
     if (fatal.length > 0) {
-      const messages = [...new Set(fatal.map((issue) => { const d = describe(issue, current); return `${d.label}: ${d.message}`; }))];
+      const messages = [...new Set(fatal.map((issue) => { const d = describeIssue(issue, current, rules); return `${d.label}: ${d.message}`; }))];
       return { ok: false, message: messages.join("; "), id };
     }
     for (const issue of issues) {
-      const d = describe(issue, current);
+      const d = describeIssue(issue, current, rules);
       warnings.push(`${d.label}: ${d.message}; left empty`);
       removeAt(current, issue.path);
     }

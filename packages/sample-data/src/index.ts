@@ -2,6 +2,7 @@
  * @orgsim/sample-data: the product's own fictional sample organizations, for
  * demos, tests and a first run without real data.
  */
+export { Random, seededRandom } from "./random";
 export { DEFAULT_COUNT, DEFAULT_SEED, type GenerateOptions, generateSampleOrganizations } from "./generator/organizations";
 
 /** Shown wherever the sample data is presented (README, CLI, API docs). */

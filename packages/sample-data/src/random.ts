@@ -3,20 +3,27 @@
  * generator needs. Same seed, same sequence, on every platform.
  */
 
-export class Random {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
+/**
+ * mulberry32: uniform draws in [0, 1) from a 32-bit seed. The one seeded generator of the
+ * repository (sample data, synthetic test data, benchmark samples share it).
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class Random {
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
+
+  constructor(seed: number) {
+    this.next = seededRandom(seed);
   }
 
   /** True with probability p. */

@@ -1,17 +1,9 @@
 /** Synthetic organizations and random unit vectors, seeded so runs repeat. */
 import { CATEGORIES, EMPLOYEE_RANGES, employeeRangeOf, FUNDING_STAGES, type FundingStage, type Organization, type OrganizationRecord } from "@orgsim/core";
+import { seededRandom } from "@orgsim/sample-data";
 
-/** mulberry32: a tiny seeded PRNG. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The repository's seeded generator, under the name the adapter tests use. */
+export const rng = seededRandom;
 
 export function unitVector(dimension: number, random: () => number): Float32Array {
   const v = new Float32Array(dimension);

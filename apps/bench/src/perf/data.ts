@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import { employeeRangeOf, type Organization, type OrganizationRecord, type VectorModel } from "@orgsim/core";
 import { loadMapping, mapRecord } from "@orgsim/importer";
+import { seededRandom } from "@orgsim/sample-data";
 
 export interface Corpus {
   name: "yc" | "equities";
@@ -92,18 +93,6 @@ export async function harvest(dataDir: string, organizations: Organization[]): P
   }
 }
 
-/** mulberry32: a small seeded PRNG. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A 32-bit hash of two integers (seeding one stream per batch). */
 function mix(a: number, b: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35);
@@ -154,7 +143,7 @@ export class Dataset {
   /** Records [start, start + count) of the dataset: the real organizations first, then synthetic ones. */
   batch(start: number, count: number): OrganizationRecord[] {
     const out: OrganizationRecord[] = [];
-    const random = rng(mix(this.options.seed, start));
+    const random = seededRandom(mix(this.options.seed, start));
     for (let i = start; i < start + count; i++) {
       if (i < this.real.length) out.push(this.real[i] as OrganizationRecord);
       else out.push(this.synthetic(i, random));

@@ -22,14 +22,15 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { countriesInRegion, type OrganizationRecord, type VectorModel } from "@orgsim/core";
 import { findRepoRoot } from "@orgsim/embeddings";
-import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, rng, saveReal } from "./data";
+import { seededRandom } from "@orgsim/sample-data";
+import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, saveReal } from "./data";
 import { deleteIndices, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
 import { loadTest } from "./load-test";
 import { CUSTOMER_QUERIES, DESCRIPTION_QUERIES, FILTER_LEVELS, FILTERS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName, searchPath } from "./queries";
 import { measureRecall } from "./recall";
 import { writeReport } from "./report";
-import { type BackendTarget, runImport, startServer } from "./server";
+import { type BackendName, type BackendTarget, runImport, startServer } from "./server";
 import { mean, parseScale, scaleLabel } from "./stats";
 import { currentLoad, diskUsage, machine } from "./system";
 import type { PerfResults, ScaleResult } from "./types";
@@ -215,97 +216,24 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   const loadAtStart = currentLoad();
   const dataDir = join(workDir, `s-${label}`, "embedded");
   const prefix = `perf-${label}`;
-  rmSync(dataDir, { recursive: true, force: true });
-  await deleteIndices(node, prefix);
 
   // Filter selectivity, from the generated records (the same predicate the stores apply).
   const matches = countMatches(dataset, scale);
+  const written = await writeScale(node, dataset, model, scale, dataDir, prefix);
 
-  log(`embedded: writing ${scale.toLocaleString("en")} organizations with their vectors (store adapter, ${LOAD_BATCH} a batch) ...`);
-  const embeddedLoad = await loadEmbedded(dataDir, dataset, scale, model, log);
-  const embeddedDisk = diskUsage(dataDir);
-  log(`elasticsearch: writing ${scale.toLocaleString("en")} organizations with their vectors (store adapter, ${LOAD_BATCH} a bulk, refresh after each) ...`);
-  const esLoad = await loadElasticsearch(node.url, prefix, dataset, scale, model, log);
-  const settleSeconds = await settle(node, prefix, log);
-  const esIndex = await indexStats(node, prefix);
-  log(`  elasticsearch: merges settled after ${settleSeconds.toFixed(1)} s; ${esIndex.segments} segments, store ${(esIndex.store_bytes / 2 ** 20).toFixed(0)} MiB`);
-
-  log("starting one server per backend ...");
-  const embedded = await startServer(repo, { backend: "embedded", dataDir });
-  servers.push(embedded);
-  const elastic = await startServer(repo, { backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix });
-  servers.push(elastic);
-  log(`  embedded ready in ${embedded.startSeconds.toFixed(1)} s (${embedded.baseUrl}), elasticsearch in ${elastic.startSeconds.toFixed(1)} s (${elastic.baseUrl})`);
+  const { embedded, elastic } = await startServers(node, dataDir, prefix);
   const embeddedMemStart = embedded.memory();
   const esMemStart = elastic.memory();
   const jvmStart = await jvmStats(node);
 
-  // Queries: organization ids sampled from this scale's dataset (real and synthetic alike).
-  const random = rng(seed + scale);
-  const ids = Array.from({ length: 200 }, () => dataset.idOf(Math.floor(random() * scale)));
-  const queriesOf = (mode: Mode): (number | string)[] => (mode === "organization" ? ids : mode === "description" ? [...DESCRIPTION_QUERIES] : [...CUSTOMER_QUERIES]);
-
+  const queries = scaleQueries(dataset, scale);
   log("recall at 10 of elasticsearch against the embedded backend's exact search ...");
-  const recall: ScaleResult["recall"] = [];
-  for (const mode of MODES) {
-    for (const filter of FILTER_LEVELS) {
-      const queries = mode === "organization" ? ids.slice(0, 100) : queriesOf(mode);
-      const r = await measureRecall(embedded.baseUrl, elastic.baseUrl, mode, filter, queries);
-      recall.push({ mode, filter, ...r });
-      log(`  ${mode} / ${filter}: recall@10 ${r.recall_at_10.toFixed(4)} (${r.imperfect_queries} of ${r.queries} queries imperfect, min ${r.min_recall})`);
-    }
-  }
+  const recall = await recallTable(embedded.baseUrl, elastic.baseUrl, queries, "");
+  const load = await loadRuns({ embedded, elasticsearch: elastic }, queries);
 
-  const load: ScaleResult["load"] = [];
-  for (const [backend, server] of [
-    ["embedded", embedded],
-    ["elasticsearch", elastic],
-  ] as const) {
-    for (const mode of MODES) {
-      for (const filter of FILTER_LEVELS) {
-       for (const ranking of rankings) {
-        const paths = queriesOf(mode).map((q) => searchPath(mode, q, filter, ranking));
-        for (const connections of concurrencies) {
-          const r = await loadTest(server.baseUrl, paths, connections, durationS, warmupS);
-          load.push({ backend, mode, filter, ranking, ...r });
-          log(
-            `  ${backend.padEnd(13)} ${mode.padEnd(12)} ${filter.padEnd(11)} ${ranking.padEnd(6)} c=${String(connections).padEnd(3)} ` +
-              `p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s` +
-              `${r.non_2xx || r.errors || r.timeouts ? ` (non-2xx ${r.non_2xx}, errors ${r.errors}, timeouts ${r.timeouts})` : ""}`,
-          );
-        }
-       }
-      }
-    }
-  }
-
-  // The same recall (and the latency of the search without embedding) once the index is one segment.
-  let merged: ScaleResult["elasticsearch"]["force_merged"] = null;
   const esMemoryAfterLoad = elastic.memory();
   const jvmAfterLoad = await jvmStats(node);
-  if (scale <= forceMergeUpTo) {
-    log("elasticsearch: force-merging into one segment (one HNSW graph: the hardest case for recall) ...");
-    const mergeSeconds = await forceMerge(node, prefix, log);
-    log(`  merged in ${mergeSeconds.toFixed(0)} s`);
-    const mergedRecall: ScaleResult["recall"] = [];
-    for (const mode of MODES) {
-      for (const filter of FILTER_LEVELS) {
-        const queries = mode === "organization" ? ids.slice(0, 100) : queriesOf(mode);
-        const r = await measureRecall(embedded.baseUrl, elastic.baseUrl, mode, filter, queries);
-        mergedRecall.push({ mode, filter, ...r });
-        log(`  one segment: ${mode} / ${filter}: recall@10 ${r.recall_at_10.toFixed(4)} (${r.imperfect_queries} of ${r.queries} queries imperfect, min ${r.min_recall})`);
-      }
-    }
-    const mergedLoad: ScaleResult["load"] = [];
-    for (const filter of FILTER_LEVELS) {
-      const paths = ids.map((q) => searchPath("organization", q, filter, "vector"));
-      const low = Math.min(...concurrencies);
-      const r = await loadTest(elastic.baseUrl, paths, low, durationS, warmupS);
-      mergedLoad.push({ backend: "elasticsearch", mode: "organization", filter, ranking: "vector", ...r });
-      log(`  one segment: organization ${filter} c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s`);
-    }
-    merged = { force_merge_s: round(mergeSeconds), index: await indexStats(node, prefix), recall: mergedRecall, load: mergedLoad };
-  }
+  const merged = scale <= forceMergeUpTo ? await forceMergedRun(node, prefix, embedded.baseUrl, elastic.baseUrl, queries) : null;
 
   const result: ScaleResult = {
     organizations: scale,
@@ -313,16 +241,16 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
     run: { date: new Date().toISOString(), seconds: 0, load_at_start: loadAtStart, load_at_end: currentLoad(), shared: args.shared, command, git_commit: results.machine.git_commit },
     filter_matches: matches,
     embedded: {
-      import_vectors_given: embeddedLoad,
-      disk_bytes: embeddedDisk,
+      import_vectors_given: written.embeddedLoad,
+      disk_bytes: written.embeddedDisk,
       server_start_s: round(embedded.startSeconds),
       server_memory_after_start: embeddedMemStart,
       server_memory_after_load: embedded.memory(),
     },
     elasticsearch: {
-      import_vectors_given: esLoad,
-      merge_settle_s: round(settleSeconds),
-      index: esIndex,
+      import_vectors_given: written.esLoad,
+      merge_settle_s: round(written.settleSeconds),
+      index: written.esIndex,
       server_start_s: round(elastic.startSeconds),
       server_memory_after_start: esMemStart,
       server_memory_after_load: esMemoryAfterLoad,
@@ -340,6 +268,98 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   }
   result.run.seconds = round((performance.now() - started) / 1000);
   return result;
+}
+
+/** Writes the scale's organizations with their vectors through each backend's store adapter, from empty; Elasticsearch until its merges settle. */
+async function writeScale(node: EsNode, dataset: Dataset, model: VectorModel, scale: number, dataDir: string, prefix: string) {
+  rmSync(dataDir, { recursive: true, force: true });
+  await deleteIndices(node, prefix);
+  log(`embedded: writing ${scale.toLocaleString("en")} organizations with their vectors (store adapter, ${LOAD_BATCH} a batch) ...`);
+  const embeddedLoad = await loadEmbedded(dataDir, dataset, scale, model, log);
+  const embeddedDisk = diskUsage(dataDir);
+  log(`elasticsearch: writing ${scale.toLocaleString("en")} organizations with their vectors (store adapter, ${LOAD_BATCH} a bulk, refresh after each) ...`);
+  const esLoad = await loadElasticsearch(node.url, prefix, dataset, scale, model, log);
+  const settleSeconds = await settle(node, prefix, log);
+  const esIndex = await indexStats(node, prefix);
+  log(`  elasticsearch: merges settled after ${settleSeconds.toFixed(1)} s; ${esIndex.segments} segments, store ${(esIndex.store_bytes / 2 ** 20).toFixed(0)} MiB`);
+  return { embeddedLoad, embeddedDisk, esLoad, settleSeconds, esIndex };
+}
+
+/** One server per backend on the scale's data (stopped by cleanUp if the run is interrupted). */
+async function startServers(node: EsNode, dataDir: string, prefix: string) {
+  log("starting one server per backend ...");
+  const embedded = await startServer(repo, { backend: "embedded", dataDir });
+  servers.push(embedded);
+  const elastic = await startServer(repo, { backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix });
+  servers.push(elastic);
+  log(`  embedded ready in ${embedded.startSeconds.toFixed(1)} s (${embedded.baseUrl}), elasticsearch in ${elastic.startSeconds.toFixed(1)} s (${elastic.baseUrl})`);
+  return { embedded, elastic };
+}
+
+/** A scale's queries: 200 organization ids sampled from its dataset (real and synthetic alike), and the fixed texts. */
+interface ScaleQueries {
+  ids: number[];
+  of(mode: Mode): (number | string)[];
+}
+
+function scaleQueries(dataset: Dataset, scale: number): ScaleQueries {
+  const random = seededRandom(seed + scale);
+  const ids = Array.from({ length: 200 }, () => dataset.idOf(Math.floor(random() * scale)));
+  return { ids, of: (mode) => (mode === "organization" ? ids : mode === "description" ? [...DESCRIPTION_QUERIES] : [...CUSTOMER_QUERIES]) };
+}
+
+/** Recall at 10 of Elasticsearch against the embedded backend's exact search, per mode and filter (100 of the ids). */
+async function recallTable(embeddedUrl: string, elasticUrl: string, queries: ScaleQueries, logPrefix: string): Promise<ScaleResult["recall"]> {
+  const recall: ScaleResult["recall"] = [];
+  for (const mode of MODES) {
+    for (const filter of FILTER_LEVELS) {
+      const r = await measureRecall(embeddedUrl, elasticUrl, mode, filter, mode === "organization" ? queries.ids.slice(0, 100) : queries.of(mode));
+      recall.push({ mode, filter, ...r });
+      log(`  ${logPrefix}${mode} / ${filter}: recall@10 ${r.recall_at_10.toFixed(4)} (${r.imperfect_queries} of ${r.queries} queries imperfect, min ${r.min_recall})`);
+    }
+  }
+  return recall;
+}
+
+/** Latency and throughput of every backend, mode, filter, ranking and connection count. */
+async function loadRuns(byBackend: Record<BackendName, { baseUrl: string }>, queries: ScaleQueries): Promise<ScaleResult["load"]> {
+  const load: ScaleResult["load"] = [];
+  for (const backend of ["embedded", "elasticsearch"] as const) {
+    for (const mode of MODES) {
+      for (const filter of FILTER_LEVELS) {
+        for (const ranking of rankings) {
+          const paths = queries.of(mode).map((q) => searchPath(mode, q, filter, ranking));
+          for (const connections of concurrencies) {
+            const r = await loadTest(byBackend[backend].baseUrl, paths, connections, durationS, warmupS);
+            load.push({ backend, mode, filter, ranking, ...r });
+            log(
+              `  ${backend.padEnd(13)} ${mode.padEnd(12)} ${filter.padEnd(11)} ${ranking.padEnd(6)} c=${String(connections).padEnd(3)} ` +
+                `p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s` +
+                `${r.non_2xx || r.errors || r.timeouts ? ` (non-2xx ${r.non_2xx}, errors ${r.errors}, timeouts ${r.timeouts})` : ""}`,
+            );
+          }
+        }
+      }
+    }
+  }
+  return load;
+}
+
+/** The same recall (and the latency of the search without embedding) once the index is one segment. */
+async function forceMergedRun(node: EsNode, prefix: string, embeddedUrl: string, elasticUrl: string, queries: ScaleQueries): Promise<ScaleResult["elasticsearch"]["force_merged"]> {
+  log("elasticsearch: force-merging into one segment (one HNSW graph: the hardest case for recall) ...");
+  const mergeSeconds = await forceMerge(node, prefix, log);
+  log(`  merged in ${mergeSeconds.toFixed(0)} s`);
+  const mergedRecall = await recallTable(embeddedUrl, elasticUrl, queries, "one segment: ");
+  const mergedLoad: ScaleResult["load"] = [];
+  for (const filter of FILTER_LEVELS) {
+    const paths = queries.ids.map((q) => searchPath("organization", q, filter, "vector"));
+    const low = Math.min(...concurrencies);
+    const r = await loadTest(elasticUrl, paths, low, durationS, warmupS);
+    mergedLoad.push({ backend: "elasticsearch", mode: "organization", filter, ranking: "vector", ...r });
+    log(`  one segment: organization ${filter} c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s`);
+  }
+  return { force_merge_s: round(mergeSeconds), index: await indexStats(node, prefix), recall: mergedRecall, load: mergedLoad };
 }
 
 /** How many of the first `scale` organizations each filter level matches (hq_only, as the REST default). */
@@ -366,7 +386,7 @@ function countMatches(dataset: Dataset, scale: number): ScaleResult["filter_matc
 function describeData(dataset: Dataset, model: VectorModel): NonNullable<PerfResults["data"]> {
   const n = Math.max(10_000, dataset.real.length);
   const records = dataset.batch(0, n);
-  const random = rng(seed + 7);
+  const random = seededRandom(seed + 7);
   /** Cosine of record i's nearest neighbour among records [0, within). */
   const nearest = (i: number, within: number) => {
     const v = (records[i] as OrganizationRecord).profileVector;

@@ -1,9 +1,10 @@
 /**
- * A real orgsim server (`orgsim serve`, apps/server/src/main.ts, as the test harness starts it) as
- * a child process on a free loopback port, and the orgsim command for imports.
+ * A real orgsim server (`orgsim serve`, started by @orgsim/testing's startOrgsimServe as the server
+ * tests start it) as a child process on a free loopback port, and the orgsim command for imports.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { startOrgsimServe } from "@orgsim/testing/serve";
 import { type ProcessMemory, processMemory } from "./system";
 
 export type BackendName = "embedded" | "elasticsearch";
@@ -25,7 +26,7 @@ export function backendEnv(target: BackendTarget): Record<string, string> {
 export interface RunningServer {
   baseUrl: string;
   pid: number;
-  /** Seconds from spawn to "orgsim is ready" (module load, model load, backend open: the embedded store reads every vector). */
+  /** Seconds from spawn to /ready answering 200 (module load, model load, backend open: the embedded store reads every vector). */
   startSeconds: number;
   memory(): ProcessMemory | null;
   output(): string;
@@ -35,51 +36,14 @@ export interface RunningServer {
 const serverDir = (repo: string) => join(repo, "apps", "server");
 
 export async function startServer(repo: string, target: BackendTarget, timeoutMs = 60 * 60_000): Promise<RunningServer> {
-  const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "serve"], {
-    cwd: serverDir(repo),
-    env: { ...process.env, ...backendEnv(target), PORT: "0", HOST: "127.0.0.1", ORGSIM_SAMPLE_SIZE: "0", ORGSIM_SHUTDOWN_TIMEOUT_MS: "5000" },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = await startOrgsimServe({
+    serverDir: serverDir(repo),
+    env: { ...backendEnv(target), ORGSIM_SAMPLE_SIZE: "0", ORGSIM_SHUTDOWN_TIMEOUT_MS: "5000" },
+    timeoutMs,
+    keepOutputChars: 100_000,
   });
-  let output = "";
-  const keep = (chunk: Buffer) => {
-    output += chunk.toString();
-    if (output.length > 200_000) output = output.slice(-100_000);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /orgsim is ready[\s\S]*?REST\s+(http:\/\/\S+)\/v1/.exec(output);
-      if (match?.[1]) {
-        clearInterval(timer);
-        resolve(match[1]);
-      } else if (performance.now() - started > timeoutMs) {
-        clearInterval(timer);
-        child.kill("SIGKILL");
-        reject(new Error(`server not ready after ${timeoutMs / 1000} s:\n${output}`));
-      }
-    }, 100);
-    child.once("exit", (code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited with ${code} before it was ready:\n${output}`));
-    });
-  });
-  const startSeconds = (performance.now() - started) / 1000;
-  const pid = child.pid as number;
-  return {
-    baseUrl,
-    pid,
-    startSeconds,
-    memory: () => processMemory(pid),
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
+  const pid = server.child.pid as number;
+  return { baseUrl: server.baseUrl, pid, startSeconds: server.startSeconds, memory: () => processMemory(pid), output: server.output, stop: server.stop };
 }
 
 export interface ImportRun {

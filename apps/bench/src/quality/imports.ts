@@ -1,14 +1,15 @@
 /**
  * Imports a corpus into an embedded data directory per model, through the product's importer
- * (importFile with the example mapping) and OrganizationService.upsertMany, which embeds both
- * vectors. A complete earlier import is reused: re-runs skip the embedding.
+ * (importFile with the example mapping) and OrganizationService.upsertMany of the services
+ * @orgsim/runtime builds (as the server's), which embeds both vectors. A complete earlier import
+ * is reused: re-runs skip the embedding.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
-import { OrganizationService } from "@orgsim/core";
-import { createEmbedder, findRepoRoot } from "@orgsim/embeddings";
+import { findRepoRoot } from "@orgsim/embeddings";
 import { importFile, type Mapping } from "@orgsim/importer";
+import { createApp, loadConfig } from "@orgsim/runtime";
 import type { DatasetSpec } from "./datasets";
 
 export const benchDataRoot = (root = findRepoRoot()) => join(root, ".orgsim", "bench", "quality");
@@ -62,11 +63,12 @@ export async function ensureImport(
   const done = await completeImport(modelId, spec, expected);
   if (done) return { record: done, reused: true };
   const dir = dataDirOf(modelId, spec.id);
-  const embedder = await createEmbedder({ modelId });
-  const backend = openEmbeddedBackend({ dataDir: dir });
+  // The services as the server builds them, on this model's data directory.
+  const app = await createApp(loadConfig({ ORGSIM_BACKEND: "embedded", ORGSIM_DATA_DIR: dir, ORGSIM_MODEL: modelId, ORGSIM_SAMPLE_SIZE: "0" }));
   try {
-    const service = new OrganizationService(backend.organizations, embedder);
-    const stored = await backend.organizations.count();
+    const service = app.services.organizations;
+    const store = app.organizationStore;
+    const stored = await store.count();
     if (stored > 0) log(`  ${modelId}/${spec.id}: resuming, ${stored} organizations already stored`);
     const started = performance.now();
     let lastLog = 0;
@@ -75,7 +77,7 @@ export async function ensureImport(
       mapping,
       // Rows already stored by an interrupted run are skipped; the rest go through the product's upsert.
       upsert: async (rows) => {
-        const already = stored > 0 ? new Set((await backend.organizations.getMany(rows.map((r) => r.id))).map((o) => o.id)) : new Set<number>();
+        const already = stored > 0 ? new Set((await store.getMany(rows.map((r) => r.id))).map((o) => o.id)) : new Set<number>();
         const fresh = rows.filter((r) => !already.has(r.id));
         if (fresh.length > 0) await service.upsertMany(fresh);
       },
@@ -88,7 +90,7 @@ export async function ensureImport(
       },
     });
     const seconds = (performance.now() - started) / 1000;
-    const organizations = await backend.organizations.count();
+    const organizations = await store.count();
     const record: ImportRecord = {
       model: modelId,
       dataset: spec.id,
@@ -106,7 +108,6 @@ export async function ensureImport(
     log(`  ${modelId}/${spec.id}: imported ${organizations} organizations in ${seconds.toFixed(0)} s`);
     return { record, reused: false };
   } finally {
-    await embedder.close();
-    await backend.close();
+    await app.close();
   }
 }

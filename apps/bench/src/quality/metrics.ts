@@ -1,4 +1,5 @@
 /** Ranking metrics of the quality bench. Rankings are lists of ids, best first. */
+import { seededRandom } from "@orgsim/sample-data";
 
 export const K = 10;
 
@@ -39,18 +40,6 @@ export function ci95(values: readonly number[]): number {
   let ss = 0;
   for (const v of values) ss += (v - m) ** 2;
   return 1.96 * Math.sqrt(ss / (n - 1) / n);
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), for reproducible samples. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A seeded random sample of `size` items (all of them, in order, when size >= length), kept in input order. */

@@ -200,23 +200,53 @@ function table(results: MethodResult[], task: TaskId, backend: "embedded" | "ela
 
 export function markdownSection(report: QualityReport, svgPaths: string[], docDir: string): string {
   const defaultModel = String(report.settings.defaultModel);
+  const plots = svgPaths.flatMap((svg) => [`![${svg.includes("similar") ? "P@10 of similar-to-X" : "known-item and customer-base search"}](${relative(docDir, svg)})`, ""]);
+  return [
+    ...runSummary(report),
+    ...headline(report, defaultModel),
+    ...datasetTable(report),
+    ...plots,
+    "### Similar to a known organization (leave-one-out P@10, embedded backend)",
+    "",
+    table(report.results, "similar", "embedded", true, defaultModel),
+    "",
+    "### Known-item search (each yc one_liner as the description query)",
+    "",
+    table(report.results, "known-item", "embedded", true, defaultModel),
+    "",
+    "### Customer-base search (each organization's customer text, itself excluded; P@10 by label)",
+    "",
+    table(report.results, "customer", "embedded", true, defaultModel),
+    "",
+    ...comparisonTable(report, defaultModel),
+    ...elasticsearchTable(report),
+    ...runTables(report),
+  ].join("\n");
+}
+
+function runSummary(report: QualityReport): string[] {
   const m = report.machine;
-  const out: string[] = [];
-  out.push(
+  return [
     `Measured ${report.date.slice(0, 10)} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} (load average ${m.loadAverage1mAtStart} at the start; quality numbers do not depend on load), commit \`${String(report.git.commit).slice(0, 12)}\`${report.git.uncommittedChanges ? " plus uncommitted changes" : ""}, by \`${report.command}\` in ${(report.timings.totalSeconds! / 60).toFixed(0)} min (this invocation; with the imports and query runs it reused: ${((report.timings.importSecondsAllRuns! + report.timings.querySecondsAllRuns!) / 60).toFixed(0)} min of embedding imports and searches). All numbers: [\`apps/bench/results/quality.json\`](../apps/bench/results/quality.json).`,
     "",
-  );
+  ];
+}
+
+/** The default ranking (hybrid) against the vector ranking alone, where the report compared them. */
+function headline(report: QualityReport, defaultModel: string): string[] {
   const headline = (report.comparisons ?? []).filter((c) => c.candidate === methodLabel({ method: "hybrid", model: defaultModel }));
-  if (headline.length > 0) {
-    out.push(
-      `**The default ranking is hybrid** (\`ranking=hybrid\`: the reciprocal rank fusion of the ${defaultModel} vector ranking and BM25, both through the product's SearchService). ` +
-        "Against the vector ranking alone (`ranking=vector`, the default before), on the same queries: " +
-        headline.map((c) => `${c.dataset} ${c.task} ${metricName(c.metric)} ${c.baselineMean.toFixed(3)} → ${c.candidateMean.toFixed(3)} (${pct(c.relative)})`).join("; ") +
-        ".",
-      "",
-    );
-  }
-  out.push("| corpus | organizations | labelled | with customer text | similar-to-X queries | known-item queries | customer queries |", "|---|---|---|---|---|---|---|");
+  if (headline.length === 0) return [];
+  return [
+    `**The default ranking is hybrid** (\`ranking=hybrid\`: the reciprocal rank fusion of the ${defaultModel} vector ranking and BM25, both through the product's SearchService). ` +
+      "Against the vector ranking alone (`ranking=vector`, the default before), on the same queries: " +
+      headline.map((c) => `${c.dataset} ${c.task} ${metricName(c.metric)} ${c.baselineMean.toFixed(3)} → ${c.candidateMean.toFixed(3)} (${pct(c.relative)})`).join("; ") +
+      ".",
+    "",
+  ];
+}
+
+function datasetTable(report: QualityReport): string[] {
+  const out = ["| corpus | organizations | labelled | with customer text | similar-to-X queries | known-item queries | customer queries |", "|---|---|---|---|---|---|---|"];
   for (const [id, d] of Object.entries(report.datasets)) {
     const tasks = d.tasks as Record<string, { queries: number }>;
     const labelled = Object.entries(d.labelled as Record<string, number>)
@@ -227,45 +257,52 @@ export function markdownSection(report: QualityReport, svgPaths: string[], docDi
     );
   }
   out.push("", "\\* a seeded random sample of the queries (see the scope of each run in the JSON); unmarked: every query.", "");
-  for (const svg of svgPaths) out.push(`![${svg.includes("similar") ? "P@10 of similar-to-X" : "known-item and customer-base search"}](${relative(docDir, svg)})`, "");
-  out.push("### Similar to a known organization (leave-one-out P@10, embedded backend)", "", table(report.results, "similar", "embedded", true, defaultModel), "");
-  out.push("### Known-item search (each yc one_liner as the description query)", "", table(report.results, "known-item", "embedded", true, defaultModel), "");
-  out.push("### Customer-base search (each organization's customer text, itself excluded; P@10 by label)", "", table(report.results, "customer", "embedded", true, defaultModel), "");
+  return out;
+}
+
+function comparisonTable(report: QualityReport, defaultModel: string): string[] {
   const comparisons = report.comparisons ?? [];
-  if (comparisons.length > 0) {
-    out.push(
-      `### Against the ${defaultModel} vector ranking (the default before hybrid ranking), paired on the same queries`,
-      "",
-      "Difference of the means, with its 95% interval (normal approximation over the per-query differences).",
-      "",
-      "| corpus | task | metric | candidate | vector | candidate | difference | relative |",
-      "|---|---|---|---|---|---|---|---|",
-    );
-    for (const c of comparisons) {
-      out.push(`| ${c.dataset} | ${c.task} | ${metricName(c.metric)} | ${c.candidate} | ${c.baselineMean.toFixed(3)} | ${c.candidateMean.toFixed(3)} | ${signed(c.difference)} ± ${c.ci95.toFixed(3)} | ${pct(c.relative)} |`);
-    }
-    out.push("");
-  }
+  if (comparisons.length === 0) return [];
+  return [
+    `### Against the ${defaultModel} vector ranking (the default before hybrid ranking), paired on the same queries`,
+    "",
+    "Difference of the means, with its 95% interval (normal approximation over the per-query differences).",
+    "",
+    "| corpus | task | metric | candidate | vector | candidate | difference | relative |",
+    "|---|---|---|---|---|---|---|---|",
+    ...comparisons.map(
+      (c) => `| ${c.dataset} | ${c.task} | ${metricName(c.metric)} | ${c.candidate} | ${c.baselineMean.toFixed(3)} | ${c.candidateMean.toFixed(3)} | ${signed(c.difference)} ± ${c.ci95.toFixed(3)} | ${pct(c.relative)} |`,
+    ),
+    "",
+  ];
+}
+
+/** Each Elasticsearch run beside the embedded run of the same method, with how far their top 10s agree. */
+function elasticsearchTable(report: QualityReport): string[] {
   const esRows = report.results.filter((r) => r.backend === "elasticsearch");
-  if (esRows.length > 0) {
-    out.push(
-      "### Elasticsearch backend (the same organizations and stored vectors, int8_hnsw, the product's search options)",
-      "",
-      "| corpus | task | ranking | metric | embedded | elasticsearch | identical top 10 | top-10 overlap | queries |",
-      "|---|---|---|---|---|---|---|---|---|",
-    );
-    for (const e of esRows) {
-      const emb = report.results.find((r) => r.backend === "embedded" && r.method === e.method && r.model === e.model && r.dataset === e.dataset && r.task === e.task);
-      const agree = report.agreement.find((a) => a.dataset === e.dataset && a.task === e.task && a.model === e.model && (a.ranking ?? "vector") === e.method);
-      for (const [metric, s] of Object.entries(e.metrics)) {
-        out.push(
-          `| ${e.dataset} | ${e.task} | ${methodLabel(e)} | ${metricName(metric)} | ${emb ? meanOn(emb, e, metric) : "–"} | ${fmt(s)}${e.scope === "full" ? "" : "\\*"} | ${agree?.identicalTop10 == null ? "–" : `${(100 * agree.identicalTop10).toFixed(1)}%`} | ${agree?.meanTop10Overlap == null ? "–" : `${(100 * agree.meanTop10Overlap).toFixed(1)}%`} | ${e.queries.toLocaleString("en-US")} |`,
-        );
-      }
+  if (esRows.length === 0) return [];
+  const out = [
+    "### Elasticsearch backend (the same organizations and stored vectors, int8_hnsw, the product's search options)",
+    "",
+    "| corpus | task | ranking | metric | embedded | elasticsearch | identical top 10 | top-10 overlap | queries |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const e of esRows) {
+    const emb = report.results.find((r) => r.backend === "embedded" && r.method === e.method && r.model === e.model && r.dataset === e.dataset && r.task === e.task);
+    const agree = report.agreement.find((a) => a.dataset === e.dataset && a.task === e.task && a.model === e.model && (a.ranking ?? "vector") === e.method);
+    for (const [metric, s] of Object.entries(e.metrics)) {
+      out.push(
+        `| ${e.dataset} | ${e.task} | ${methodLabel(e)} | ${metricName(metric)} | ${emb ? meanOn(emb, e, metric) : "–"} | ${fmt(s)}${e.scope === "full" ? "" : "\\*"} | ${agree?.identicalTop10 == null ? "–" : `${(100 * agree.identicalTop10).toFixed(1)}%`} | ${agree?.meanTop10Overlap == null ? "–" : `${(100 * agree.meanTop10Overlap).toFixed(1)}%`} | ${e.queries.toLocaleString("en-US")} |`,
+      );
     }
-    out.push("", "Both columns and the agreement are over the Elasticsearch run's queries (the same queries on both backends).", "");
   }
-  out.push("### What ran and how long it took", "", "| corpus | task | method | backend | scope | queries | seconds | ms/query |", "|---|---|---|---|---|---|---|---|");
+  out.push("", "Both columns and the agreement are over the Elasticsearch run's queries (the same queries on both backends).", "");
+  return out;
+}
+
+/** What ran, how long it took, the imports, and what was not run. */
+function runTables(report: QualityReport): string[] {
+  const out = ["### What ran and how long it took", "", "| corpus | task | method | backend | scope | queries | seconds | ms/query |", "|---|---|---|---|---|---|---|---|"];
   for (const r of report.results) {
     if (r.seconds === null) continue;
     out.push(`| ${r.dataset} | ${r.task} | ${methodLabel(r)} | ${r.backend} | ${r.scope} | ${r.queries.toLocaleString("en-US")} | ${r.seconds} | ${r.msPerQuery ?? "–"} |`);
@@ -273,7 +310,7 @@ export function markdownSection(report: QualityReport, svgPaths: string[], docDi
   out.push("", "| import | organizations | with customer vector | embedding import | reused |", "|---|---|---|---|---|");
   for (const i of report.imports) out.push(`| ${i.model}/${i.dataset} | ${Number(i.organizations).toLocaleString("en-US")} | ${Number(i.withCustomerVector).toLocaleString("en-US")} | ${Math.round(Number(i.seconds) / 60)} min | ${i.reused ? "yes" : "no"} |`);
   for (const s of report.skipped) out.push("", `Not run: ${s.model} on ${s.dataset} (${s.reason}).`);
-  return out.join("\n");
+  return out;
 }
 
 const START = "<!-- bench:quality:start (generated by pnpm bench:quality; edit outside these markers) -->";

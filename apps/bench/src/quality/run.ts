@@ -27,11 +27,11 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
-import { FUSION_DEPTH, RRF_K, BM25, SearchService } from "@orgsim/core";
+import { FUSION_DEPTH, RRF_K, BM25, type OrganizationStore, SearchService } from "@orgsim/core";
 import { createEmbedder, DEFAULT_MODEL_ID, findRepoRoot } from "@orgsim/embeddings";
 import { type DatasetId, type DatasetSpec, datasetSpecs, type LabelledRow, readLabelledRows, subsetSpec } from "./datasets";
 import { loadIntoElasticsearch, startEsNode } from "./es-node";
-import { fitQuery, judge, lexicalRanking, productRanking, type Query, QueryCachingEmbedder, type Task, type TaskId } from "./evaluate";
+import { fitQuery, judge, lexicalRanking, productRanking, type Query, QueryCachingEmbedder, type Task } from "./evaluate";
 import { benchDataRoot, completeImport, dataDirOf, ensureImport, type ImportRecord } from "./imports";
 import { K, sample } from "./metrics";
 import { BENCH_MODELS } from "./models";
@@ -197,9 +197,8 @@ async function runOrReuse(
   return { rankings, seconds, msPerQuery: (seconds * 1000) / Math.max(1, queries.length), reused: false };
 }
 
-async function main(): Promise<void> {
-  const specs = datasetSpecs(root);
-  const report: QualityReport = {
+function newReport(): QualityReport {
+  return {
     date: new Date().toISOString(),
     command: `pnpm bench:quality${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""}`,
     machine: machineInfo(),
@@ -222,144 +221,18 @@ async function main(): Promise<void> {
     skipped: [],
     timings: { totalSeconds: 0 },
   };
+}
 
+async function main(): Promise<void> {
+  const specs = datasetSpecs(root);
+  const report = newReport();
   const es = useEs ? startEsNode(esPort, root) : null;
   if (es) log(`Elasticsearch node at ${es.url} (state ${relative(root, es.home)})`);
   try {
     for (const corpus of datasetIds) {
       const subset = subsets.get(corpus);
       const spec = subset ? subsetSpec(specs[corpus], subset, seed, join(benchDataRoot(root), "data")) : specs[corpus];
-      const datasetId = spec.id;
-      const { rows, mapping, read, refused } = await readLabelledRows(spec);
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      const labels = spec.labels.map((l) => l.field);
-      const tasks = buildTasks(spec, rows);
-      report.datasets[datasetId] = {
-        file: relative(root, spec.file),
-        ...(spec.file !== spec.source ? { subsetOf: relative(root, spec.source), subsetSeed: seed } : {}),
-        mapping: relative(root, spec.mappingPath),
-        rowsRead: read,
-        organizations: rows.length,
-        refusedByMapping: refused,
-        labelled: Object.fromEntries(labels.map((l) => [l, rows.filter((r) => r.labels[l] != null).length])),
-        distinctLabels: Object.fromEntries(labels.map((l) => [l, new Set(rows.map((r) => r.labels[l]).filter((v) => v != null)).size])),
-        withCustomerText: rows.filter((r) => r.customerText).length,
-        tasks: Object.fromEntries(tasks.map((t) => [t.id, { queries: t.queries.length, truncatedTo2000Chars: t.truncated }])),
-      };
-      log(`${datasetId}: ${rows.length} organizations; ${tasks.map((t) => `${t.id} ${t.queries.length} queries`).join(", ")}`);
-
-      // The word ranking does not depend on the model: run once per corpus, on the first model's store.
-      let lexicalDone = false;
-
-      for (const modelId of models) {
-        let imported: { record: ImportRecord; reused: boolean } | null;
-        if (args["skip-missing-imports"]) {
-          const done = await completeImport(modelId, spec, rows.length);
-          imported = done ? { record: done, reused: true } : null;
-        } else {
-          log(`${modelId}/${datasetId}: import (reused when complete)`);
-          imported = await ensureImport(modelId, spec, mapping, rows.length, log);
-        }
-        if (!imported) {
-          report.skipped.push({ dataset: datasetId, model: modelId, reason: "no complete import (run without --skip-missing-imports to embed it)" });
-          log(`${modelId}/${datasetId}: skipped, no complete import`);
-          continue;
-        }
-        const embedded = openEmbeddedBackend({ dataDir: dataDirOf(modelId, datasetId, root) });
-        const embedder = new QueryCachingEmbedder(await createEmbedder({ modelId }));
-        try {
-          const withCustomerVector = rows.filter((r) => r.customerText).length;
-          report.imports.push({ ...imported.record, reused: imported.reused, dataDir: relative(root, dataDirOf(modelId, datasetId, root)), withCustomerVector });
-          const search = new SearchService(embedded.organizations, embedder);
-          const isDefault = modelId === DEFAULT_MODEL_ID;
-          // The queries each configuration runs: the same seeded sample for every model and backend.
-          const scopeOf = (task: Task, backend: "embedded" | "elasticsearch" | "lexical") =>
-            args.full || (isDefault && backend === "embedded") || task.queries.length <= (backend === "lexical" ? LEXICAL_FULL_UP_TO : sampleSize)
-              ? { scope: "full" as const, queries: task.queries }
-              : { scope: `sample of ${sampleSize} (seed ${seed})` as const, queries: sample(task.queries, sampleSize, seed) };
-
-          if (!lexicalDone) {
-            lexicalDone = true;
-            for (const task of tasks) {
-              // A baseline, not the default: the seeded sample on large tasks, like the other non-default rankings.
-              const { scope, queries } = scopeOf(task, "lexical");
-              const run = await runOrReuse(`${datasetId}__words__embedded__${task.id}`, imported.record.finishedAt, queries, K, (q) =>
-                lexicalRanking(embedded.organizations, task.id, q),
-              );
-              const values = queries.map((q) => judge(task, q, run.rankings.get(q.index)!, byId, labels));
-              report.results.push(summarize({ dataset: datasetId, task: task.id, method: "bm25", model: null, backend: "lexical", scope, queries, values, metrics: task.metrics, seconds: run.seconds, msPerQuery: run.msPerQuery, reused: run.reused }));
-              log(`  bm25 ${task.id}: ${queries.length} queries (${scope}) ${run.reused ? "reused" : `in ${run.seconds.toFixed(0)} s`}`);
-            }
-          }
-
-          const embeddedTop = new Map<string, Map<number, number[]>>();
-          for (const task of tasks) {
-            const { scope, queries } = scopeOf(task, "embedded");
-            const common = { dataset: datasetId, task: task.id, model: modelId, scope, queries, metrics: task.metrics };
-            for (const ranking of ["vector", "hybrid"] as const) {
-              // Vector rankings keep their old cache name (stored 100 deep), so earlier runs are reused.
-              const name = `${datasetId}__${modelId}__embedded${ranking === "hybrid" ? "-hybrid" : ""}__${task.id}`;
-              const run = await runOrReuse(name, imported.record.finishedAt, queries, K, (q) => productRanking(search, task.id, q, K, ranking));
-              embeddedTop.set(`${task.id}|${ranking}`, run.rankings);
-              const values = queries.map((q) => judge(task, q, run.rankings.get(q.index)!, byId, labels));
-              report.results.push(summarize({ ...common, method: ranking, backend: "embedded", values, seconds: run.seconds, msPerQuery: run.msPerQuery, reused: run.reused }));
-              log(`  ${modelId} embedded ${ranking} ${task.id}: ${queries.length} queries (${scope}) ${run.reused ? "reused from an earlier run" : `in ${run.seconds.toFixed(0)} s`}`);
-            }
-          }
-
-          if (es) {
-            const ids = rows.map((r) => r.id);
-            const model = { modelId, dimension: embedder.dimension };
-            // Loaded on first use only: a re-run whose Elasticsearch rankings are all stored needs no node work.
-            let loaded: Awaited<ReturnType<typeof loadIntoElasticsearch>> | null = null;
-            let esSearch: SearchService | null = null;
-            const esSearchOf = async () => {
-              if (!esSearch) {
-                loaded = await loadIntoElasticsearch(es.url, embedded.organizations, ids, model, datasetId, log);
-                report.timings[`esLoad ${modelId}/${datasetId}`] = Math.round(loaded.seconds);
-                esSearch = new SearchService(loaded.store, embedder);
-              }
-              return esSearch;
-            };
-            try {
-              for (const task of tasks) {
-               for (const ranking of ["vector", "hybrid"] as const) {
-                const { scope, queries } = scopeOf(task, "elasticsearch");
-                const name = `${datasetId}__${modelId}__elasticsearch${ranking === "hybrid" ? "-hybrid" : ""}__${task.id}`;
-                const run = await runOrReuse(name, imported.record.finishedAt, queries, K, async (q) => productRanking(await esSearchOf(), task.id, q, K, ranking));
-                const { rankings, seconds } = run;
-                const values = queries.map((q) => judge(task, q, rankings.get(q.index)!, byId, labels));
-                report.results.push(
-                  summarize({ dataset: datasetId, task: task.id, method: ranking, model: modelId, backend: "elasticsearch", scope, queries, values, metrics: task.metrics, seconds, msPerQuery: run.msPerQuery, reused: run.reused }),
-                );
-                // Do both backends return the same top 10?
-                const mine = embeddedTop.get(`${task.id}|${ranking}`)!;
-                let sameList = 0;
-                let overlap = 0;
-                let compared = 0;
-                for (const q of queries) {
-                  const a = mine.get(q.index);
-                  if (!a) continue;
-                  const top = a.slice(0, K);
-                  const b = rankings.get(q.index)!;
-                  compared++;
-                  if (top.length === b.length && top.every((id, i) => b[i] === id)) sameList++;
-                  overlap += top.filter((id) => b.includes(id)).length / Math.max(1, Math.min(K, top.length));
-                }
-                report.agreement.push({ dataset: datasetId, task: task.id, model: modelId, ranking, queries: compared, identicalTop10: compared ? sameList / compared : null, meanTop10Overlap: compared ? overlap / compared : null });
-                log(`  ${modelId} elasticsearch ${ranking} ${task.id}: ${queries.length} queries (${scope}) ${run.reused ? "reused" : `in ${seconds.toFixed(0)} s`}; identical top-10 ${((100 * sameList) / Math.max(1, compared)).toFixed(1)}%`);
-               }
-              }
-            } finally {
-              await (loaded as { close(): Promise<void> } | null)?.close();
-            }
-          }
-          report.timings[`queryEmbeddingCache ${modelId}/${datasetId}`] = embedder.hits;
-        } finally {
-          await embedder.close();
-          await embedded.close();
-        }
-      }
+      await runCorpus(report, spec, es);
       report.timings.totalSeconds = Math.round((performance.now() - started) / 1000);
       // Written after each corpus, so a long run leaves its numbers so far.
       await writeOutputs(report, outPath, root);
@@ -373,6 +246,184 @@ async function main(): Promise<void> {
   report.timings.totalSeconds = Math.round((performance.now() - started) / 1000);
   await writeOutputs(report, outPath, root);
   log(`done in ${(report.timings.totalSeconds / 60).toFixed(1)} min; wrote ${relative(root, outPath)} and docs/benchmarks.md`);
+}
+
+/** One corpus's labelled rows and tasks, as every model's run on it judges them. */
+interface Corpus {
+  datasetId: string;
+  spec: DatasetSpec;
+  rows: LabelledRow[];
+  byId: Map<number, LabelledRow>;
+  labels: string[];
+  tasks: Task[];
+}
+
+type EsNode = ReturnType<typeof startEsNode>;
+
+async function runCorpus(report: QualityReport, spec: DatasetSpec, es: EsNode | null): Promise<void> {
+  const datasetId = spec.id;
+  const { rows, mapping, read, refused } = await readLabelledRows(spec);
+  const corpus: Corpus = { datasetId, spec, rows, byId: new Map(rows.map((r) => [r.id, r])), labels: spec.labels.map((l) => l.field), tasks: buildTasks(spec, rows) };
+  report.datasets[datasetId] = describeCorpus(corpus, read, refused);
+  log(`${datasetId}: ${rows.length} organizations; ${corpus.tasks.map((t) => `${t.id} ${t.queries.length} queries`).join(", ")}`);
+  // The word ranking does not depend on the model: run once per corpus, on the first model's store.
+  let lexicalDone = false;
+  for (const modelId of models) {
+    const imported = await importedCorpus(modelId, spec, mapping, rows.length);
+    if (!imported) {
+      report.skipped.push({ dataset: datasetId, model: modelId, reason: "no complete import (run without --skip-missing-imports to embed it)" });
+      log(`${modelId}/${datasetId}: skipped, no complete import`);
+      continue;
+    }
+    const embedded = openEmbeddedBackend({ dataDir: dataDirOf(modelId, datasetId, root) });
+    const embedder = new QueryCachingEmbedder(await createEmbedder({ modelId }));
+    try {
+      const withCustomerVector = rows.filter((r) => r.customerText).length;
+      report.imports.push({ ...imported.record, reused: imported.reused, dataDir: relative(root, dataDirOf(modelId, datasetId, root)), withCustomerVector });
+      const run: ModelRun = { report, corpus, modelId, stamp: imported.record.finishedAt, store: embedded.organizations, embedder };
+      if (!lexicalDone) {
+        lexicalDone = true;
+        await runLexical(run);
+      }
+      const embeddedTop = await runEmbedded(run);
+      if (es) await runElasticsearch(run, es, embeddedTop);
+      report.timings[`queryEmbeddingCache ${modelId}/${datasetId}`] = embedder.hits;
+    } finally {
+      await embedder.close();
+      await embedded.close();
+    }
+  }
+}
+
+function describeCorpus({ spec, rows, labels, tasks }: Corpus, read: number, refused: number): Record<string, unknown> {
+  return {
+    file: relative(root, spec.file),
+    ...(spec.file !== spec.source ? { subsetOf: relative(root, spec.source), subsetSeed: seed } : {}),
+    mapping: relative(root, spec.mappingPath),
+    rowsRead: read,
+    organizations: rows.length,
+    refusedByMapping: refused,
+    labelled: Object.fromEntries(labels.map((l) => [l, rows.filter((r) => r.labels[l] != null).length])),
+    distinctLabels: Object.fromEntries(labels.map((l) => [l, new Set(rows.map((r) => r.labels[l]).filter((v) => v != null)).size])),
+    withCustomerText: rows.filter((r) => r.customerText).length,
+    tasks: Object.fromEntries(tasks.map((t) => [t.id, { queries: t.queries.length, truncatedTo2000Chars: t.truncated }])),
+  };
+}
+
+/** The model's import of the corpus: reused when complete, else embedded now (or null with --skip-missing-imports). */
+async function importedCorpus(modelId: string, spec: DatasetSpec, mapping: Parameters<typeof ensureImport>[2], count: number): Promise<{ record: ImportRecord; reused: boolean } | null> {
+  if (args["skip-missing-imports"]) {
+    const done = await completeImport(modelId, spec, count);
+    return done ? { record: done, reused: true } : null;
+  }
+  log(`${modelId}/${spec.id}: import (reused when complete)`);
+  return ensureImport(modelId, spec, mapping, count, log);
+}
+
+/** One model's pass over a corpus: its store, its embedder, and the import its cached rankings belong to. */
+interface ModelRun {
+  report: QualityReport;
+  corpus: Corpus;
+  modelId: string;
+  /** When the import finished: cached rankings of another import are not reused. */
+  stamp: string;
+  store: OrganizationStore;
+  embedder: QueryCachingEmbedder;
+}
+
+/** The queries each configuration runs: the same seeded sample for every model and backend. */
+function scopeOf(run: ModelRun, task: Task, backend: "embedded" | "elasticsearch" | "lexical") {
+  const isDefault = run.modelId === DEFAULT_MODEL_ID;
+  return args.full || (isDefault && backend === "embedded") || task.queries.length <= (backend === "lexical" ? LEXICAL_FULL_UP_TO : sampleSize)
+    ? { scope: "full" as const, queries: task.queries }
+    : { scope: `sample of ${sampleSize} (seed ${seed})` as const, queries: sample(task.queries, sampleSize, seed) };
+}
+
+const judged = ({ corpus }: ModelRun, task: Task, queries: readonly Query[], rankings: Map<number, number[]>) =>
+  queries.map((q) => judge(task, q, rankings.get(q.index)!, corpus.byId, corpus.labels));
+
+async function runLexical(run: ModelRun): Promise<void> {
+  const { datasetId, tasks } = run.corpus;
+  for (const task of tasks) {
+    // A baseline, not the default: the seeded sample on large tasks, like the other non-default rankings.
+    const { scope, queries } = scopeOf(run, task, "lexical");
+    const result = await runOrReuse(`${datasetId}__words__embedded__${task.id}`, run.stamp, queries, K, (q) => lexicalRanking(run.store, task.id, q));
+    const values = judged(run, task, queries, result.rankings);
+    run.report.results.push(summarize({ dataset: datasetId, task: task.id, method: "bm25", model: null, backend: "lexical", scope, queries, values, metrics: task.metrics, seconds: result.seconds, msPerQuery: result.msPerQuery, reused: result.reused }));
+    log(`  bm25 ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused" : `in ${result.seconds.toFixed(0)} s`}`);
+  }
+}
+
+/** Both rankings through the product's SearchService on the embedded store; returns the rankings by `task|ranking`. */
+async function runEmbedded(run: ModelRun): Promise<Map<string, Map<number, number[]>>> {
+  const { datasetId, tasks } = run.corpus;
+  const search = new SearchService(run.store, run.embedder);
+  const embeddedTop = new Map<string, Map<number, number[]>>();
+  for (const task of tasks) {
+    const { scope, queries } = scopeOf(run, task, "embedded");
+    const common = { dataset: datasetId, task: task.id, model: run.modelId, scope, queries, metrics: task.metrics };
+    for (const ranking of ["vector", "hybrid"] as const) {
+      // Vector rankings keep their old cache name (stored 100 deep), so earlier runs are reused.
+      const name = `${datasetId}__${run.modelId}__embedded${ranking === "hybrid" ? "-hybrid" : ""}__${task.id}`;
+      const result = await runOrReuse(name, run.stamp, queries, K, (q) => productRanking(search, task.id, q, K, ranking));
+      embeddedTop.set(`${task.id}|${ranking}`, result.rankings);
+      const values = judged(run, task, queries, result.rankings);
+      run.report.results.push(summarize({ ...common, method: ranking, backend: "embedded", values, seconds: result.seconds, msPerQuery: result.msPerQuery, reused: result.reused }));
+      log(`  ${run.modelId} embedded ${ranking} ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused from an earlier run" : `in ${result.seconds.toFixed(0)} s`}`);
+    }
+  }
+  return embeddedTop;
+}
+
+/** Both rankings on Elasticsearch (the same organizations and vectors), and how far their top 10s agree with the embedded ones. */
+async function runElasticsearch(run: ModelRun, es: EsNode, embeddedTop: Map<string, Map<number, number[]>>): Promise<void> {
+  const { datasetId, rows, tasks } = run.corpus;
+  const { modelId, report } = run;
+  // Loaded on first use only: a re-run whose Elasticsearch rankings are all stored needs no node work.
+  let loaded: Awaited<ReturnType<typeof loadIntoElasticsearch>> | null = null;
+  let esSearch: SearchService | null = null;
+  const esSearchOf = async () => {
+    if (!esSearch) {
+      loaded = await loadIntoElasticsearch(es.url, run.store, rows.map((r) => r.id), { modelId, dimension: run.embedder.dimension }, datasetId, log);
+      report.timings[`esLoad ${modelId}/${datasetId}`] = Math.round(loaded.seconds);
+      esSearch = new SearchService(loaded.store, run.embedder);
+    }
+    return esSearch;
+  };
+  try {
+    for (const task of tasks) {
+      for (const ranking of ["vector", "hybrid"] as const) {
+        const { scope, queries } = scopeOf(run, task, "elasticsearch");
+        const name = `${datasetId}__${modelId}__elasticsearch${ranking === "hybrid" ? "-hybrid" : ""}__${task.id}`;
+        const result = await runOrReuse(name, run.stamp, queries, K, async (q) => productRanking(await esSearchOf(), task.id, q, K, ranking));
+        const { rankings, seconds } = result;
+        const values = judged(run, task, queries, rankings);
+        report.results.push(summarize({ dataset: datasetId, task: task.id, method: ranking, model: modelId, backend: "elasticsearch", scope, queries, values, metrics: task.metrics, seconds, msPerQuery: result.msPerQuery, reused: result.reused }));
+        const agreement = topTenAgreement(embeddedTop.get(`${task.id}|${ranking}`)!, rankings, queries);
+        report.agreement.push({ dataset: datasetId, task: task.id, model: modelId, ranking, ...agreement });
+        log(`  ${modelId} elasticsearch ${ranking} ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused" : `in ${seconds.toFixed(0)} s`}; identical top-10 ${((100 * (agreement.identicalTop10 ?? 0))).toFixed(1)}%`);
+      }
+    }
+  } finally {
+    await (loaded as { close(): Promise<void> } | null)?.close();
+  }
+}
+
+/** Do both backends return the same top 10? Over the queries the embedded run answered. */
+function topTenAgreement(mine: Map<number, number[]>, theirs: Map<number, number[]>, queries: readonly Query[]) {
+  let sameList = 0;
+  let overlap = 0;
+  let compared = 0;
+  for (const q of queries) {
+    const a = mine.get(q.index);
+    if (!a) continue;
+    const top = a.slice(0, K);
+    const b = theirs.get(q.index)!;
+    compared++;
+    if (top.length === b.length && top.every((id, i) => b[i] === id)) sameList++;
+    overlap += top.filter((id) => b.includes(id)).length / Math.max(1, Math.min(K, top.length));
+  }
+  return { queries: compared, identicalTop10: compared ? sameList / compared : null, meanTop10Overlap: compared ? overlap / compared : null };
 }
 
 await main();

@@ -49,66 +49,75 @@ export function generateSampleOrganizations(options: GenerateOptions = {}): Orga
 
   const rng = new Random(seed);
   const coverage = rng.shuffle(CATEGORIES.map((c) => c.slug));
-  const names = new Set<string>();
-  const domains = new Set<string>();
+  const taken: TakenNames = { names: new Set<string>(), domains: new Set<string>() };
   const organizations: OrganizationWithId[] = [];
-
-  for (let id = 1; id <= count; id++) {
-    const primarySlug = coverage[id - 1] ?? rng.weighted(CATEGORY_WEIGHTS);
-    const categories = drawCategories(rng, primarySlug);
-    const primary = contentOf(primarySlug);
-    const archetype = drawArchetype(rng, primary);
-    const metrics = drawMetrics(rng, archetype);
-    const stage = metrics.funding?.last_round.stage ?? null;
-
-    const hq = drawHeadquarters(rng);
-    const offices = drawOffices(rng, hq, metrics.employee_count);
-
-    const nameContext = { category: primary, country: hq.country, foundedYear: metrics.founded_year, isPublic: stage === "ipo" || stage === "post_ipo" };
-    let drawn = drawName(rng, nameContext);
-    while (names.has(drawn.name.toLowerCase()) || domains.has(drawn.domain)) drawn = drawName(rng, nameContext);
-    names.add(drawn.name.toLowerCase());
-    domains.add(drawn.domain);
-
-    const texts = writeTexts(rng, {
-      name: drawn.name,
-      primary,
-      secondaries: categories.slice(1).map(contentOf),
-      hq,
-      offices,
-      foundedYear: metrics.founded_year,
-      age: metrics.age,
-      employees: metrics.employee_count,
-      stage,
-    });
-
-    organizations.push({
-      id,
-      name: drawn.name,
-      description: texts.description,
-      domain: drawn.domain,
-      logo_url: null,
-      categories,
-      customer_description: texts.customer_description,
-      metrics: {
-        employee_count: metrics.employee_count,
-        employee_range: employeeRangeOf(metrics.employee_count),
-        founded_on: metrics.founded_on,
-        founded_year: metrics.founded_year,
-        funding: metrics.funding,
-      },
-      location: {
-        headquarters: toPlace(rng, hq),
-        offices: offices.map((office) => toPlace(rng, office, 0.6)),
-      },
-      contact: {
-        website: `https://${drawn.domain}`,
-        email: `hello@${drawn.domain}`,
-        phone: null,
-        social: { linkedin: null, twitter: null, github: null },
-      },
-      fictional: true,
-    });
-  }
+  for (let id = 1; id <= count; id++) organizations.push(drawOrganization(rng, id, coverage[id - 1] ?? rng.weighted(CATEGORY_WEIGHTS), taken));
   return organizations;
+}
+
+/** Names and domains already given: every organization gets its own. */
+interface TakenNames {
+  names: Set<string>;
+  domains: Set<string>;
+}
+
+/** One organization of the primary category. The order of the draws is the output's: changing it changes every later organization. */
+function drawOrganization(rng: Random, id: number, primarySlug: string, taken: TakenNames): OrganizationWithId {
+  const categories = drawCategories(rng, primarySlug);
+  const primary = contentOf(primarySlug);
+  const archetype = drawArchetype(rng, primary);
+  const metrics = drawMetrics(rng, archetype);
+  const stage = metrics.funding?.last_round.stage ?? null;
+
+  const hq = drawHeadquarters(rng);
+  const offices = drawOffices(rng, hq, metrics.employee_count);
+  const drawn = drawUniqueName(rng, { category: primary, country: hq.country, foundedYear: metrics.founded_year, isPublic: stage === "ipo" || stage === "post_ipo" }, taken);
+  const texts = writeTexts(rng, {
+    name: drawn.name,
+    primary,
+    secondaries: categories.slice(1).map(contentOf),
+    hq,
+    offices,
+    foundedYear: metrics.founded_year,
+    age: metrics.age,
+    employees: metrics.employee_count,
+    stage,
+  });
+
+  return {
+    id,
+    name: drawn.name,
+    description: texts.description,
+    domain: drawn.domain,
+    logo_url: null,
+    categories,
+    customer_description: texts.customer_description,
+    metrics: {
+      employee_count: metrics.employee_count,
+      employee_range: employeeRangeOf(metrics.employee_count),
+      founded_on: metrics.founded_on,
+      founded_year: metrics.founded_year,
+      funding: metrics.funding,
+    },
+    location: {
+      headquarters: toPlace(rng, hq),
+      offices: offices.map((office) => toPlace(rng, office, 0.6)),
+    },
+    contact: {
+      website: `https://${drawn.domain}`,
+      email: `hello@${drawn.domain}`,
+      phone: null,
+      social: { linkedin: null, twitter: null, github: null },
+    },
+    fictional: true,
+  };
+}
+
+/** A name and domain no earlier organization has, drawn again until both are new. */
+function drawUniqueName(rng: Random, context: Parameters<typeof drawName>[1], taken: TakenNames): ReturnType<typeof drawName> {
+  let drawn = drawName(rng, context);
+  while (taken.names.has(drawn.name.toLowerCase()) || taken.domains.has(drawn.domain)) drawn = drawName(rng, context);
+  taken.names.add(drawn.name.toLowerCase());
+  taken.domains.add(drawn.domain);
+  return drawn;
 }

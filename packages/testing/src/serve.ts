@@ -1,0 +1,97 @@
+/**
+ * `orgsim serve` as a child process, resolved once the server answers `GET /ready` with 200: the
+ * one way the server tests and the benchmarks start a real server.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+
+export interface ServeOptions {
+  /** apps/server, where `src/main.ts` lives. */
+  serverDir: string;
+  /** Added to this process's environment (backend, sample size...); PORT and HOST default to 0 and 127.0.0.1. */
+  env?: Record<string, string>;
+  /** Gives up (and kills the server) when it is not ready by then. */
+  timeoutMs?: number;
+  /** Keeps only about the last this many characters of the output (long benchmark runs); unbounded when absent. */
+  keepOutputChars?: number;
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ServeProcess {
+  /** e.g. http://127.0.0.1:41234 (REST is under /v1). */
+  baseUrl: string;
+  child: ChildProcess;
+  /** Seconds from spawn until /ready answered 200. */
+  startSeconds: number;
+  /** Everything the server wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<Exit>;
+  /** SIGTERM (a graceful drain) when still running, and wait for the exit. */
+  stop(): Promise<void>;
+  /** SIGKILL when still running, and wait for the exit. */
+  kill(): Promise<void>;
+}
+
+const POLL_MS = 100;
+
+export async function startOrgsimServe(options: ServeOptions): Promise<ServeProcess> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "serve"], {
+    cwd: options.serverDir,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    const limit = options.keepOutputChars;
+    if (limit !== undefined && output.length > 2 * limit) output = output.slice(-limit);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    await exited;
+  };
+  const deadline = started + (options.timeoutMs ?? 10 * 60_000);
+  try {
+    const baseUrl = await untilReady(() => output, exited, deadline);
+    return { baseUrl, child, startSeconds: (performance.now() - started) / 1000, output: () => output, exited, stop: () => signal("SIGTERM"), kill: () => signal("SIGKILL") };
+  } catch (error) {
+    await signal("SIGKILL");
+    throw error;
+  }
+}
+
+/**
+ * With PORT=0 the operating system gives the server its port, so no other process can take it
+ * between choosing and listening; the server names its address once, on its REST line. Readiness
+ * itself is `GET /ready` answering 200.
+ */
+async function untilReady(output: () => string, exited: Promise<Exit>, deadline: number): Promise<string> {
+  let exit: Exit | undefined;
+  void exited.then((e) => (exit = e));
+  let baseUrl: string | undefined;
+  for (;;) {
+    if (exit) throw new Error(`server exited (${exit.code ?? exit.signal}) before it was ready:\n${output()}`);
+    if (performance.now() > deadline) throw new Error(`server not ready in time:\n${output()}`);
+    baseUrl ??= /REST\s+(http:\/\/\S+)\/v1/.exec(output())?.[1];
+    if (baseUrl && (await answersReady(baseUrl))) return baseUrl;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+async function answersReady(baseUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${baseUrl}/ready`, { signal: AbortSignal.timeout(5_000) });
+    await response.body?.cancel();
+    return response.status === 200;
+  } catch {
+    return false; // not listening yet, or no answer within 5 s: ask again
+  }
+}
