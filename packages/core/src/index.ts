@@ -8,6 +8,7 @@ export * from "./domain/rank-fusion";
 export { normalizeOrganization, organizationIssues } from "./domain/normalize-organization";
 export { assertItemTypes } from "./rules/one-type-rule";
 export { assertCollectionCapacity, MAX_ITEMS_PER_COLLECTION } from "./rules/collection-capacity";
+export { assertModelAdmitted, assertQueryDimension, assertRecordVectors } from "./rules/vector-model";
 export { dot } from "./domain/vector-math";
 export * from "./errors";
 // Schemas: the one source of truth for every input and output
@@ -27,5 +28,6 @@ export { OrganizationService, MAX_BULK_ORGANIZATIONS } from "./services/organiza
 export { CollectionService } from "./services/collection-service";
 export { ReadableOrganizationStore } from "./services/readable-store";
 export { encodeCursor, decodeCursor, fingerprint, setCursorSecret } from "./services/cursor";
+export { type KeysetPosition, keysetPage, pageBody } from "./services/keyset-page";
 export { assertSameModel } from "./services/model-check";
 export { type AccessMode, AccessService, assertScope, DEFAULT_TENANT, openPrincipal, type Principal, unauthorized } from "./services/access-service";
