@@ -2,7 +2,7 @@
 import type { Client, estypes } from "@elastic/elasticsearch";
 import type { ApiKeyStore, StoredApiKey } from "@orgsim/core";
 import type { IndexName, ResolvedConfig } from "./config";
-import { ensureIndex, guarded, isNotFound } from "./elastic";
+import { ensureIndex, guarded, unlessNotFound } from "./elastic";
 
 const API_KEY_MAPPINGS: estypes.MappingTypeMapping = {
   dynamic: "strict",
@@ -35,14 +35,7 @@ export class ElasticsearchApiKeyStore implements ApiKeyStore {
   }
 
   async get(id: string): Promise<StoredApiKey | null> {
-    return guarded(this.config.url, async () => {
-      try {
-        return (await this.client.get<StoredApiKey>({ index: this.name.alias, id }))._source ?? null;
-      } catch (error) {
-        if (isNotFound(error)) return null;
-        throw error;
-      }
-    });
+    return guarded(this.config.url, async () => (await unlessNotFound(this.client.get<StoredApiKey>({ index: this.name.alias, id }), null))?._source ?? null);
   }
 
   async list(): Promise<StoredApiKey[]> {

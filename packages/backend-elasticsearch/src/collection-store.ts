@@ -24,17 +24,16 @@ import {
   type Collection,
   type CollectionItem,
   type CollectionStore,
-  decodeCursor,
   type EntityType,
-  encodeCursor,
-  fingerprint,
+  type KeysetPosition,
+  keysetPage,
   MAX_ITEMS_PER_COLLECTION,
   type NewItem,
   OrgsimError,
   type Page,
 } from "@orgsim/core";
 import type { IndexName, ResolvedConfig } from "./config";
-import { ensureIndex, isConflict, isNotFound, scanIds } from "./elastic";
+import { ensureIndex, isConflict, isNotFound, scanIds, unlessNotFound } from "./elastic";
 import { guarded, UNAVAILABLE_STATUSES } from "./errors";
 
 /** Attempts of the read-check-write step of addItems before giving up with CONFLICT. */
@@ -59,12 +58,9 @@ interface Versioned<T> {
   seqNo: number;
   primaryTerm: number;
 }
-/** Page position: the (created_at, id) of the last row of the previous page. */
-type Position = [string, string];
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString("base64url")}`;
 const now = () => new Date().toISOString();
-const isPosition = (p: unknown): p is Position => Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === "string");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -134,6 +130,48 @@ function toItem(doc: ItemDoc): CollectionItem {
   };
 }
 
+/** The item documents of a batch, one per entity: within the batch the first occurrence counts. */
+function itemDocsOf(tenant: string, collectionId: string, items: NewItem[], time: string): Map<string, ItemDoc> {
+  const wanted = new Map<string, ItemDoc>();
+  for (const item of items) {
+    const id = itemIdOf(collectionId, item.entity_id);
+    if (wanted.has(id)) continue;
+    wanted.set(id, {
+      id,
+      tenant,
+      collection_id: collectionId,
+      entity_type: item.entity_type,
+      entity_id: item.entity_id,
+      entity: item.entity ?? null,
+      notes: item.notes ?? null,
+      tags: item.tags ?? [],
+      created_at: time,
+      updated_at: time,
+    });
+  }
+  return wanted;
+}
+
+/** An item of a batch that Elasticsearch refused (other than for a race). */
+interface RefusedItem {
+  id: string;
+  status: number | undefined;
+  text: string;
+}
+
+/** The error for a batch of items Elasticsearch refused in part (and that was taken back). */
+function refusedItemsError(failures: RefusedItem[]): OrgsimError {
+  if (failures.every((f) => UNAVAILABLE_STATUSES.has(f.status ?? 0))) {
+    return new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch is overloaded and refused ${failures.length} items (HTTP ${failures[0]?.status}); nothing was added; retry shortly`, {
+      backend: "elasticsearch",
+      reason: "overloaded",
+    });
+  }
+  // The reasons are Elasticsearch's internals: for the log, not the caller.
+  console.error(`orgsim: Elasticsearch refused items ${failures.map((f) => f.text).join(", ")}; none was added`);
+  return new OrgsimError("INTERNAL", `Elasticsearch refused ${failures.length} items (first: ${failures[0]?.id}); nothing was added`);
+}
+
 export class ElasticsearchCollectionStore implements CollectionStore {
   private closed = false;
 
@@ -174,11 +212,17 @@ export class ElasticsearchCollectionStore implements CollectionStore {
   }
 
   async list(tenant: string, page: { limit: number; cursor?: string }): Promise<Page<Collection>> {
-    return guarded(this.config.url, async () => {
-      const { docs, next } = await this.page<CollectionDoc>(["collections", tenant], page, this.names.collections.alias, [{ term: { tenant } }]);
-      const counts = await this.countItems(docs.map((d) => d.id));
-      return { data: docs.map((d) => toCollection(d, this.typeOf(d, counts.get(d.id) ?? 0), counts.get(d.id) ?? 0)), next_cursor: next };
-    });
+    return guarded(this.config.url, () =>
+      keysetPage(
+        ["collections", tenant],
+        page,
+        (after, limit) => this.pageRows<CollectionDoc>(this.names.collections.alias, [{ term: { tenant } }], after, limit),
+        async (docs) => {
+          const counts = await this.countItems(docs.map((d) => d.id));
+          return docs.map((d) => toCollection(d, this.typeOf(d, counts.get(d.id) ?? 0), counts.get(d.id) ?? 0));
+        },
+      ),
+    );
   }
 
   async get(tenant: string, id: string): Promise<Collection | null> {
@@ -194,22 +238,17 @@ export class ElasticsearchCollectionStore implements CollectionStore {
       const changes: Partial<CollectionDoc> = { updated_at: now() };
       if (patch.name !== undefined) changes.name = patch.name;
       if (patch.description !== undefined) changes.description = patch.description;
-      try {
-        // A partial update (merged on the shard, under its own version check) never touches entity_type.
-        const response = await this.client.update<CollectionDoc, Partial<CollectionDoc>>({
-          index: this.names.collections.alias,
-          id,
-          doc: changes,
-          retry_on_conflict: 10,
-          refresh: this.config.refresh,
-          _source: true,
-        });
-        const doc = response.get?._source as CollectionDoc | undefined;
-        return doc ? this.withCount(doc) : null;
-      } catch (error) {
-        if (isNotFound(error)) return null;
-        throw error;
-      }
+      // A partial update (merged on the shard, under its own version check) never touches entity_type.
+      const request = this.client.update<CollectionDoc, Partial<CollectionDoc>>({
+        index: this.names.collections.alias,
+        id,
+        doc: changes,
+        retry_on_conflict: 10,
+        refresh: this.config.refresh,
+        _source: true,
+      });
+      const doc = (await unlessNotFound(request, null))?.get?._source as CollectionDoc | undefined;
+      return doc ? this.withCount(doc) : null;
     });
   }
 
@@ -219,12 +258,7 @@ export class ElasticsearchCollectionStore implements CollectionStore {
       if (!current) return false;
       // The collection first: from then on addItems finds no collection (and one already past its
       // check takes its own items back, see writeItems), then every item, in pages of ids.
-      try {
-        await this.client.delete({ index: this.names.collections.alias, id, refresh: this.config.refresh });
-      } catch (error) {
-        if (isNotFound(error)) return false;
-        throw error;
-      }
+      if (!(await unlessNotFound(this.client.delete({ index: this.names.collections.alias, id, refresh: this.config.refresh }), null))) return false;
       await this.deleteItemsOf(id);
       return true;
     });
@@ -300,11 +334,8 @@ export class ElasticsearchCollectionStore implements CollectionStore {
     return guarded(this.config.url, async () => {
       if (!(await this.readCollection(tenant, collectionId))) return null;
       // The fingerprint binds the cursor to this tenant and collection.
-      const { docs, next } = await this.page<ItemDoc>(["items", tenant, collectionId], page, this.names.items.alias, [
-        { term: { collection_id: collectionId } },
-        { term: { tenant } },
-      ]);
-      return { data: docs.map(toItem), next_cursor: next };
+      const filter = [{ term: { collection_id: collectionId } }, { term: { tenant } }];
+      return keysetPage(["items", tenant, collectionId], page, (after, limit) => this.pageRows<ItemDoc>(this.names.items.alias, filter, after, limit), (docs) => docs.map(toItem));
     });
   }
 
@@ -355,12 +386,7 @@ export class ElasticsearchCollectionStore implements CollectionStore {
   async deleteItem(tenant: string, collectionId: string, itemId: string): Promise<boolean> {
     return guarded(this.config.url, async () => {
       if (!(await this.readItem(tenant, collectionId, itemId))) return false;
-      try {
-        await this.client.delete({ index: this.names.items.alias, id: itemId, refresh: this.config.refresh });
-      } catch (error) {
-        if (isNotFound(error)) return false;
-        throw error;
-      }
+      if (!(await unlessNotFound(this.client.delete({ index: this.names.items.alias, id: itemId, refresh: this.config.refresh }), null))) return false;
       await this.touch(collectionId, now());
       return true;
     });
@@ -384,82 +410,18 @@ export class ElasticsearchCollectionStore implements CollectionStore {
     check: { type: EntityType; onClaim: boolean },
   ): Promise<AddedItem[] | null | "type changed"> {
     const time = now();
-    // One document per entity: within the batch the first occurrence counts.
-    const wanted = new Map<string, ItemDoc>();
-    for (const item of items) {
-      const id = itemIdOf(collectionId, item.entity_id);
-      if (wanted.has(id)) continue;
-      wanted.set(id, {
-        id,
-        tenant,
-        collection_id: collectionId,
-        entity_type: item.entity_type,
-        entity_id: item.entity_id,
-        entity: item.entity ?? null,
-        notes: item.notes ?? null,
-        tags: item.tags ?? [],
-        created_at: time,
-        updated_at: time,
-      });
-    }
+    const wanted = itemDocsOf(tenant, collectionId, items, time);
     const stored = await this.readItems([...wanted.keys()]);
     const fresh = [...wanted.values()].filter((doc) => !stored.has(doc.id));
-    const created = new Set<string>();
-
+    let created = new Set<string>();
     if (fresh.length > 0) {
-      const present = (await this.countItems([collectionId])).get(collectionId) ?? 0;
-      assertCollectionCapacity(present, fresh.length);
-      // op_type=create: an item someone else wrote meanwhile answers 409 and stays as it is.
-      const response = await this.client.bulk({
-        operations: fresh.flatMap((doc) => [{ create: { _index: this.names.items.alias, _id: doc.id } }, doc]),
-        refresh: this.config.refresh,
-      });
-      const raced: string[] = [];
-      const failures: { id: string; status: number | undefined; text: string }[] = [];
-      response.items.forEach((result, i) => {
-        const id = (fresh[i] as ItemDoc).id;
-        const outcome = result.create;
-        if (outcome?.status === 201) created.add(id);
-        else if (outcome?.status === 409) raced.push(id);
-        else failures.push({ id, status: outcome?.status, text: `${id}: ${outcome?.error?.type ?? outcome?.status}: ${outcome?.error?.reason ?? ""}` });
-      });
-      if (failures.length > 0) {
-        await this.removeItems([...created]);
-        if (failures.every((f) => UNAVAILABLE_STATUSES.has(f.status ?? 0))) {
-          throw new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch is overloaded and refused ${failures.length} items (HTTP ${failures[0]?.status}); nothing was added; retry shortly`, {
-            backend: "elasticsearch",
-            reason: "overloaded",
-          });
-        }
-        // The reasons are Elasticsearch's internals: for the log, not the caller.
-        console.error(`orgsim: Elasticsearch refused items ${failures.map((f) => f.text).join(", ")}; none was added`);
-        throw new OrgsimError("INTERNAL", `Elasticsearch refused ${failures.length} items (first: ${failures[0]?.id}); nothing was added`);
-      }
-      for (const [id, doc] of await this.readItems(raced)) stored.set(id, doc);
-      if (created.size > 0 && check.onClaim) {
-        const latest = await this.readCollection(tenant, collectionId);
-        if (latest && latest.doc.entity_type !== check.type) {
-          await this.removeItems([...created]);
-          return "type changed";
-        }
-      }
-      if (created.size > 0) {
-        // Concurrent requests may all have passed the capacity check above. Each counts again once
-        // its own items are visible: of two that overfill the collection, the later one sees both
-        // and takes its items back (both may, and then both are refused: a retry succeeds).
-        const total = (await this.countItems([collectionId])).get(collectionId) ?? 0;
-        if (total > MAX_ITEMS_PER_COLLECTION) {
-          await this.removeItems([...created]);
-          assertCollectionCapacity(total - created.size, created.size);
-        }
-      }
-      // The collection may have been deleted since we read it: take back what we wrote.
-      if (created.size > 0 && !(await this.touch(collectionId, time, check.onClaim))) {
-        await this.removeItems([...created]);
-        return null;
-      }
+      assertCollectionCapacity(await this.itemCount(collectionId), fresh.length);
+      const outcome = await this.createItems(fresh);
+      created = outcome.created;
+      for (const [id, doc] of await this.readItems(outcome.raced)) stored.set(id, doc);
+      const kept = await this.keepCreated(tenant, collectionId, [...created], check, time);
+      if (kept !== "kept") return kept;
     }
-
     const handedOut = new Set<string>();
     return items.map((item) => {
       const id = itemIdOf(collectionId, item.entity_id);
@@ -471,30 +433,82 @@ export class ElasticsearchCollectionStore implements CollectionStore {
     });
   }
 
+  /**
+   * Creates the `fresh` items with op_type=create: an item someone else wrote meanwhile answers
+   * 409 (`raced`) and stays as it is. Any other refusal takes back what was created, and throws.
+   */
+  private async createItems(fresh: ItemDoc[]): Promise<{ created: Set<string>; raced: string[] }> {
+    const response = await this.client.bulk({
+      operations: fresh.flatMap((doc) => [{ create: { _index: this.names.items.alias, _id: doc.id } }, doc]),
+      refresh: this.config.refresh,
+    });
+    const created = new Set<string>();
+    const raced: string[] = [];
+    const failures: RefusedItem[] = [];
+    response.items.forEach((result, i) => {
+      const id = (fresh[i] as ItemDoc).id;
+      const outcome = result.create;
+      if (outcome?.status === 201) created.add(id);
+      else if (outcome?.status === 409) raced.push(id);
+      else failures.push({ id, status: outcome?.status, text: `${id}: ${outcome?.error?.type ?? outcome?.status}: ${outcome?.error?.reason ?? ""}` });
+    });
+    if (failures.length > 0) {
+      await this.removeItems([...created]);
+      throw refusedItemsError(failures);
+    }
+    return { created, raced };
+  }
+
+  /**
+   * The checks once the `created` items are written, each taking them back when it fails: the
+   * claimed type is still this batch's ("type changed" otherwise), the collection is not over
+   * capacity, and it still exists (null otherwise; touching it confirms a claimed type).
+   */
+  private async keepCreated(
+    tenant: string,
+    collectionId: string,
+    created: string[],
+    check: { type: EntityType; onClaim: boolean },
+    time: string,
+  ): Promise<"kept" | "type changed" | null> {
+    if (created.length === 0) return "kept";
+    if (check.onClaim) {
+      const latest = await this.readCollection(tenant, collectionId);
+      if (latest && latest.doc.entity_type !== check.type) {
+        await this.removeItems(created);
+        return "type changed";
+      }
+    }
+    // Concurrent requests may all have passed the capacity check before writing. Each counts again once
+    // its own items are visible: of two that overfill the collection, the later one sees both
+    // and takes its items back (both may, and then both are refused: a retry succeeds).
+    const total = await this.itemCount(collectionId);
+    if (total > MAX_ITEMS_PER_COLLECTION) {
+      await this.removeItems(created);
+      assertCollectionCapacity(total - created.length, created.length);
+    }
+    // The collection may have been deleted since we read it: take back what we wrote.
+    if (!(await this.touch(collectionId, time, check.onClaim))) {
+      await this.removeItems(created);
+      return null;
+    }
+    return "kept";
+  }
+
   /** The collection with its `_seq_no`/`_primary_term` (a realtime GET), or null when absent for this tenant. */
   private async readCollection(tenant: string, id: string): Promise<Versioned<CollectionDoc> | null> {
-    try {
-      const response = await this.client.get<CollectionDoc>({ index: this.names.collections.alias, id });
-      const doc = response._source;
-      if (!response.found || !doc || doc.tenant !== tenant) return null;
-      return { doc, seqNo: response._seq_no as number, primaryTerm: response._primary_term as number };
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
+    const response = await unlessNotFound(this.client.get<CollectionDoc>({ index: this.names.collections.alias, id }), null);
+    const doc = response?._source;
+    if (!response?.found || !doc || doc.tenant !== tenant) return null;
+    return { doc, seqNo: response._seq_no as number, primaryTerm: response._primary_term as number };
   }
 
   private async readItem(tenant: string, collectionId: string, itemId: string): Promise<Versioned<ItemDoc> | null> {
     if (!/^itm_[A-Za-z0-9_-]{1,64}$/.test(itemId)) return null;
-    try {
-      const response = await this.client.get<ItemDoc>({ index: this.names.items.alias, id: itemId });
-      const doc = response._source;
-      if (!response.found || !doc || doc.tenant !== tenant || doc.collection_id !== collectionId) return null;
-      return { doc, seqNo: response._seq_no as number, primaryTerm: response._primary_term as number };
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
+    const response = await unlessNotFound(this.client.get<ItemDoc>({ index: this.names.items.alias, id: itemId }), null);
+    const doc = response?._source;
+    if (!response?.found || !doc || doc.tenant !== tenant || doc.collection_id !== collectionId) return null;
+    return { doc, seqNo: response._seq_no as number, primaryTerm: response._primary_term as number };
   }
 
   private async readItems(ids: string[]): Promise<Map<string, ItemDoc>> {
@@ -571,26 +585,21 @@ export class ElasticsearchCollectionStore implements CollectionStore {
     await this.client.indices.refresh({ index: this.names.items.alias });
   }
 
-  /** Keyset paging by (created_at, id); the cursor carries the last position and the query's fingerprint. */
-  private async page<D extends { created_at: string; id: string }>(
-    scope: unknown[],
-    page: { limit: number; cursor?: string },
+  /** Up to `limit` documents of `index` matching `filter` after `after`, in (created_at, id) order (keysetPage's rows). */
+  private async pageRows<D extends { created_at: string; id: string }>(
     index: string,
     filter: estypes.QueryDslQueryContainer[],
-  ): Promise<{ docs: D[]; next: string | null }> {
-    const queryFingerprint = fingerprint(scope);
-    const after = page.cursor ? decodeCursor(page.cursor, queryFingerprint, isPosition) : null;
+    after: KeysetPosition | null,
+    limit: number,
+  ): Promise<D[]> {
     const response = await this.client.search<D>({
       index,
       query: { bool: { filter } },
       sort: [{ created_at: "asc" }, { id: "asc" }],
-      size: page.limit + 1,
+      size: limit,
       track_total_hits: false,
       ...(after ? { search_after: after } : {}),
     });
-    const rows = response.hits.hits.flatMap((h) => (h._source ? [h._source] : []));
-    const docs = rows.slice(0, page.limit);
-    const last = docs.at(-1);
-    return { docs, next: rows.length > page.limit && last ? encodeCursor([last.created_at, last.id], queryFingerprint) : null };
+    return response.hits.hits.flatMap((h) => (h._source ? [h._source] : []));
   }
 }

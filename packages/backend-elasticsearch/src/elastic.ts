@@ -8,6 +8,16 @@ export { guarded, reasonOf, statusOf, toOrgsimError } from "./errors";
 export const isConflict = (error: unknown) => statusOf(error) === 409;
 export const isNotFound = (error: unknown) => statusOf(error) === 404;
 
+/** The answer to `request`, or `absent` when Elasticsearch answers 404 (no such document or index). */
+export async function unlessNotFound<T, A>(request: Promise<T>, absent: A): Promise<T | A> {
+  try {
+    return await request;
+  } catch (error) {
+    if (isNotFound(error)) return absent;
+    throw error;
+  }
+}
+
 export interface IndexSpec {
   settings: estypes.IndicesIndexSettings;
   mappings: estypes.MappingTypeMapping;

@@ -81,7 +81,10 @@ function noteAvailability(url: string, error: unknown | null): void {
 
 /**
  * Runs `fn` (store work against the cluster at `url`), reporting client errors as
- * OrgsimErrors: unreachable, timed out or overloaded is BACKEND_UNAVAILABLE.
+ * OrgsimErrors: unreachable, timed out or overloaded is BACKEND_UNAVAILABLE. Both backends map
+ * errors this one way, an explicit `guarded` around each method's store work (not a Proxy over
+ * every method): only work that reaches the cluster counts for the availability log, so `ping`
+ * (false rather than an error) and checks made before any request stay outside.
  */
 export async function guarded<T>(url: string, fn: () => Promise<T>): Promise<T> {
   try {

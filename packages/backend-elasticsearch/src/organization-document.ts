@@ -26,7 +26,7 @@ export const TEXT_FIELD: Record<VectorKind, "profile_text" | "customer_text"> = 
   customer: "customer_text",
 };
 
-/** Schema 2 added the word fields; indexes of schema 1 are upgraded in place (organization-store.ts). */
+/** Schema 2 added the word fields; indexes of schema 1 are upgraded in place (organization-index.ts). */
 export const ORGSIM_SCHEMA = 2;
 
 /**

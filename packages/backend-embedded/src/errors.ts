@@ -1,6 +1,6 @@
 /**
  * SQLite failures as the contract's errors, in one place: every store method of the embedded
- * backend runs through `guardStore`. A file another process keeps locked past the busy timeout
+ * backend runs its work through `guarded`. A file another process keeps locked past the busy timeout
  * (SQLITE_BUSY / SQLITE_LOCKED), a full disk, or a store already closed by a shutdown is
  * BACKEND_UNAVAILABLE (503): the caller may retry. Anything else (corruption, I/O errors, bugs)
  * stays what it is and answers INTERNAL without internals.
@@ -29,34 +29,18 @@ export function unavailableOf(error: unknown): OrgsimError | null {
   return mapped;
 }
 
-const rethrow = (error: unknown): never => {
-  throw unavailableOf(error) ?? error;
-};
-
 /**
- * `store` with every method's errors mapped by `unavailableOf` (sync throws and rejected
- * promises alike); properties and `instanceof` are unchanged.
+ * Runs `fn` (store work on the SQLite file), reporting a failure `unavailableOf` knows as the
+ * contract's error. Both backends map errors this one way, an explicit `guarded(...)` around the
+ * store work of each method (see the Elasticsearch backend's errors.ts): the mapping shows where
+ * the backend is called, the classes keep their own types, and a call that must not be mapped
+ * (the Elasticsearch ping, which answers false rather than fail) simply stays outside; a Proxy over
+ * every method could not tell them apart.
  */
-export function guardStore<T extends object>(store: T): T {
-  type Method = (...args: unknown[]) => unknown;
-  const wrapped = new Map<PropertyKey, { method: Method; guarded: Method }>();
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== "function" || property === "constructor") return value;
-      const method = value as Method;
-      const known = wrapped.get(property);
-      if (known?.method === method) return known.guarded;
-      const guarded: Method = (...args) => {
-        try {
-          const result = method.apply(target, args);
-          return result instanceof Promise ? result.catch(rethrow) : result;
-        } catch (error) {
-          return rethrow(error);
-        }
-      };
-      wrapped.set(property, { method, guarded });
-      return guarded;
-    },
-  });
+export async function guarded<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw unavailableOf(error) ?? error;
+  }
 }

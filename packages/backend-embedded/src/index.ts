@@ -2,13 +2,12 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "./database";
-import { guardStore } from "./errors";
 import { SqliteApiKeyStore } from "./sqlite-api-key-store";
 import { SqliteCollectionStore } from "./sqlite-collection-store";
 import { SqliteOrganizationStore } from "./sqlite-organization-store";
 
 export { MIGRATIONS, openDatabase } from "./database";
-export { guardStore, unavailableOf } from "./errors";
+export { guarded, unavailableOf } from "./errors";
 export { SqliteApiKeyStore } from "./sqlite-api-key-store";
 export { SqliteCollectionStore } from "./sqlite-collection-store";
 export { SqliteOrganizationStore } from "./sqlite-organization-store";
@@ -33,13 +32,13 @@ export function openEmbeddedBackend(options: { dataDir: string }): EmbeddedBacke
     if (--users <= 0 && db.open) db.close();
   };
   try {
-    // Busy, full or closed files answer BACKEND_UNAVAILABLE (errors.ts).
-    const organizations = guardStore(new SqliteOrganizationStore(db, release));
-    const collections = guardStore(new SqliteCollectionStore(db, release));
+    // Busy, full or closed files answer BACKEND_UNAVAILABLE: each store method runs its work in `guarded` (errors.ts).
+    const organizations = new SqliteOrganizationStore(db, release);
+    const collections = new SqliteCollectionStore(db, release);
     return {
       organizations,
       collections,
-      apiKeys: guardStore(new SqliteApiKeyStore(db)),
+      apiKeys: new SqliteApiKeyStore(db),
       file,
       async close() {
         users = 0;

@@ -1,6 +1,7 @@
 /** ApiKeyStore on SQLite: the `api_keys` table of the embedded backend's file. */
 import type { ApiKeyStore, Scope, StoredApiKey } from "@orgsim/core";
 import type { Db } from "./database";
+import { guarded } from "./errors";
 
 interface KeyRow extends Omit<StoredApiKey, "scopes"> {
   scopes: string;
@@ -25,28 +26,34 @@ export class SqliteApiKeyStore implements ApiKeyStore {
   }
 
   async insert(key: StoredApiKey): Promise<void> {
-    this.sql.insert.run({ ...key, scopes: JSON.stringify(key.scopes) });
+    return guarded(async () => {
+      this.sql.insert.run({ ...key, scopes: JSON.stringify(key.scopes) });
+    });
   }
 
   async get(id: string): Promise<StoredApiKey | null> {
-    const row = this.sql.get.get(id);
-    return row ? toKey(row) : null;
+    return guarded(async () => {
+      const row = this.sql.get.get(id);
+      return row ? toKey(row) : null;
+    });
   }
 
   async list(): Promise<StoredApiKey[]> {
-    return this.sql.list.all().map(toKey);
+    return guarded(() => this.sql.list.all().map(toKey));
   }
 
   async revoke(id: string, at: string): Promise<StoredApiKey | null> {
-    this.sql.revoke.run(at, id);
-    return this.get(id);
+    return guarded(async () => {
+      this.sql.revoke.run(at, id);
+      return this.get(id);
+    });
   }
 
   async countActive(): Promise<number> {
-    return this.sql.countActive.get()?.n ?? 0;
+    return guarded(() => this.sql.countActive.get()?.n ?? 0);
   }
 
   async countAll(): Promise<number> {
-    return this.sql.countAll.get()?.n ?? 0;
+    return guarded(() => this.sql.countAll.get()?.n ?? 0);
   }
 }

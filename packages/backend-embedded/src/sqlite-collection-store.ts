@@ -7,14 +7,14 @@ import {
   type Collection,
   type CollectionItem,
   type CollectionStore,
-  decodeCursor,
   type EntityType,
-  encodeCursor,
-  fingerprint,
+  type KeysetPosition,
+  keysetPage,
   type NewItem,
   type Page,
 } from "@orgsim/core";
 import type { Db } from "./database";
+import { guarded } from "./errors";
 
 
 interface CollectionRow extends Omit<Collection, "entity_type"> {
@@ -25,12 +25,11 @@ interface ItemRow extends Omit<CollectionItem, "entity" | "tags"> {
   entity: string | null;
   tags: string;
 }
-/** Page position: the (created_at, id) of the last row of the previous page. */
-type Position = [string, string];
+/** Before every (created_at, id): the first page. */
+const START: KeysetPosition = ["", ""];
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString("base64url")}`;
 const now = () => new Date().toISOString();
-const isPosition = (p: unknown): p is Position => Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === "string");
 
 function toCollection({ tenant, ...row }: CollectionRow): Collection {
   return row;
@@ -78,66 +77,78 @@ export class SqliteCollectionStore implements CollectionStore {
   }
 
   async create(tenant: string, input: { name: string; description: string | null; entity_type: EntityType | null }): Promise<Collection> {
-    const time = now();
-    const row: CollectionRow = {
-      id: newId("col"),
-      tenant,
-      name: input.name,
-      description: input.description,
-      entity_type: input.entity_type,
-      item_count: 0,
-      created_at: time,
-      updated_at: time,
-    };
-    this.sql.insertCollection.run(row);
-    return toCollection(row);
+    return guarded(async () => {
+      const time = now();
+      const row: CollectionRow = {
+        id: newId("col"),
+        tenant,
+        name: input.name,
+        description: input.description,
+        entity_type: input.entity_type,
+        item_count: 0,
+        created_at: time,
+        updated_at: time,
+      };
+      this.sql.insertCollection.run(row);
+      return toCollection(row);
+    });
   }
 
   async list(tenant: string, page: { limit: number; cursor?: string }): Promise<Page<Collection>> {
-    return this.page(["collections", tenant], page, (after, limit) => this.sql.collections.all(tenant, ...after, limit), toCollection);
+    return guarded(() => keysetPage(["collections", tenant], page, (after, limit) => this.sql.collections.all(tenant, ...(after ?? START), limit), (rows) => rows.map(toCollection)));
   }
 
   async get(tenant: string, id: string): Promise<Collection | null> {
-    const row = this.sql.collection.get(id, tenant);
-    return row ? toCollection(row) : null;
+    return guarded(async () => {
+      const row = this.sql.collection.get(id, tenant);
+      return row ? toCollection(row) : null;
+    });
   }
 
   async update(tenant: string, id: string, patch: { name?: string; description?: string | null }): Promise<Collection | null> {
-    return this.db
-      .transaction(() => {
-        const row = this.sql.collection.get(id, tenant);
-        if (!row) return null;
-        const next = { ...row, name: patch.name ?? row.name, description: patch.description !== undefined ? patch.description : row.description, updated_at: now() };
-        this.sql.renameCollection.run(next);
-        return toCollection(next);
-      })
-      .immediate();
+    return guarded(async () => {
+      return this.db
+        .transaction(() => {
+          const row = this.sql.collection.get(id, tenant);
+          if (!row) return null;
+          const next = { ...row, name: patch.name ?? row.name, description: patch.description !== undefined ? patch.description : row.description, updated_at: now() };
+          this.sql.renameCollection.run(next);
+          return toCollection(next);
+        })
+        .immediate();
+    });
   }
 
   async delete(tenant: string, id: string): Promise<boolean> {
-    return this.db
-      .transaction(() => {
-        if (!this.sql.collection.get(id, tenant)) return false;
-        this.sql.deleteItems.run(id);
-        this.sql.deleteCollection.run(id);
-        return true;
-      })
-      .immediate();
+    return guarded(async () => {
+      return this.db
+        .transaction(() => {
+          if (!this.sql.collection.get(id, tenant)) return false;
+          this.sql.deleteItems.run(id);
+          this.sql.deleteCollection.run(id);
+          return true;
+        })
+        .immediate();
+    });
   }
 
   async addItems(tenant: string, collectionId: string, items: NewItem[]): Promise<AddedItem[] | null> {
-    return this.addTransaction.immediate(tenant, collectionId, items);
+    return guarded(() => this.addTransaction.immediate(tenant, collectionId, items));
   }
 
   async listItems(tenant: string, collectionId: string, page: { limit: number; cursor?: string }): Promise<Page<CollectionItem> | null> {
-    if (!this.sql.collection.get(collectionId, tenant)) return null;
-    // The fingerprint binds the cursor to this tenant and collection.
-    return this.page(["items", tenant, collectionId], page, (after, limit) => this.sql.items.all(collectionId, ...after, limit), toItem);
+    return guarded(async () => {
+      if (!this.sql.collection.get(collectionId, tenant)) return null;
+      // The fingerprint binds the cursor to this tenant and collection.
+      return keysetPage(["items", tenant, collectionId], page, (after, limit) => this.sql.items.all(collectionId, ...(after ?? START), limit), (rows) => rows.map(toItem));
+    });
   }
 
   async getItem(tenant: string, collectionId: string, itemId: string): Promise<CollectionItem | null> {
-    const row = this.sql.item.get(itemId, collectionId, tenant);
-    return row ? toItem(row) : null;
+    return guarded(async () => {
+      const row = this.sql.item.get(itemId, collectionId, tenant);
+      return row ? toItem(row) : null;
+    });
   }
 
   async updateItem(
@@ -146,38 +157,44 @@ export class SqliteCollectionStore implements CollectionStore {
     itemId: string,
     patch: { notes?: string | null; tags?: string[]; entity?: Record<string, unknown> | null },
   ): Promise<CollectionItem | null> {
-    return this.db
-      .transaction(() => {
-        const row = this.sql.item.get(itemId, collectionId, tenant);
-        if (!row) return null;
-        const next: ItemRow = {
-          ...row,
-          notes: patch.notes !== undefined ? patch.notes : row.notes,
-          tags: patch.tags !== undefined ? JSON.stringify(patch.tags) : row.tags,
-          entity: patch.entity !== undefined ? (patch.entity === null ? null : JSON.stringify(patch.entity)) : row.entity,
-          updated_at: now(),
-        };
-        this.sql.updateItem.run(next);
-        return toItem(next);
-      })
-      .immediate();
+    return guarded(async () => {
+      return this.db
+        .transaction(() => {
+          const row = this.sql.item.get(itemId, collectionId, tenant);
+          if (!row) return null;
+          const next: ItemRow = {
+            ...row,
+            notes: patch.notes !== undefined ? patch.notes : row.notes,
+            tags: patch.tags !== undefined ? JSON.stringify(patch.tags) : row.tags,
+            entity: patch.entity !== undefined ? (patch.entity === null ? null : JSON.stringify(patch.entity)) : row.entity,
+            updated_at: now(),
+          };
+          this.sql.updateItem.run(next);
+          return toItem(next);
+        })
+        .immediate();
+    });
   }
 
   async deleteItem(tenant: string, collectionId: string, itemId: string): Promise<boolean> {
-    return this.db
-      .transaction(() => {
-        if (!this.sql.item.get(itemId, collectionId, tenant)) return false;
-        this.sql.deleteItem.run(itemId);
-        this.sql.countItems.run(-1, now(), collectionId);
-        return true;
-      })
-      .immediate();
+    return guarded(async () => {
+      return this.db
+        .transaction(() => {
+          if (!this.sql.item.get(itemId, collectionId, tenant)) return false;
+          this.sql.deleteItem.run(itemId);
+          this.sql.countItems.run(-1, now(), collectionId);
+          return true;
+        })
+        .immediate();
+    });
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.onClose();
+    return guarded(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      this.onClose();
+    });
   }
 
   /** Runs inside addTransaction: check the one-type rule, fix the type, write; any throw rolls all back. */
@@ -212,23 +229,5 @@ export class SqliteCollectionStore implements CollectionStore {
     assertCollectionCapacity(collection.item_count, created);
     if (created > 0) this.sql.countItems.run(created, time, collectionId);
     return added;
-  }
-
-  /** Keyset paging by (created_at, id); the cursor carries the last position and the query's fingerprint. */
-  private page<R extends { created_at: string; id: string }, T>(
-    scope: unknown[],
-    page: { limit: number; cursor?: string },
-    fetch: (after: Position, limit: number) => R[],
-    map: (row: R) => T,
-  ): Page<T> {
-    const queryFingerprint = fingerprint(scope);
-    const after: Position = page.cursor ? decodeCursor(page.cursor, queryFingerprint, isPosition) : ["", ""];
-    const rows = fetch(after, page.limit + 1);
-    const data = rows.slice(0, page.limit);
-    const last = data.at(-1);
-    return {
-      data: data.map(map),
-      next_cursor: rows.length > page.limit && last ? encodeCursor([last.created_at, last.id], queryFingerprint) : null,
-    };
   }
 }

@@ -7,11 +7,13 @@
  * the index is reloaded before the next search.
  */
 import {
+  assertModelAdmitted,
+  assertQueryDimension,
+  assertRecordVectors,
   lexicalTextsOf,
   type Organization,
   type OrganizationRecord,
   type OrganizationStore,
-  OrgsimError,
   type ScoredId,
   type ScoredOrganization,
   type TextQuery,
@@ -20,6 +22,7 @@ import {
   type VectorQuery,
 } from "@orgsim/core";
 import type { Db } from "./database";
+import { guarded } from "./errors";
 import { type FilterColumns, filterColumnsOf, MemoryIndex } from "./memory-index";
 
 const GENERATION = "organizations_generation";
@@ -66,118 +69,119 @@ export class SqliteOrganizationStore implements OrganizationStore {
   }
 
   async vectorModel(): Promise<VectorModel | null> {
-    return this.storedModel();
+    return guarded(() => this.storedModel());
   }
 
   async upsert(records: OrganizationRecord[], model: VectorModel): Promise<void> {
-    if (records.length === 0) return;
-    for (const { organization: o, profileVector, customerVector } of records) {
-      for (const v of [profileVector, customerVector]) {
-        if (v && v.length !== model.dimension) {
-          throw new OrgsimError("CONFLICT", `Organization ${o.id} has a ${v.length}-d vector but model ${model.modelId} is ${model.dimension}-d`);
-        }
-      }
-    }
-    const rows = records.map((r) => ({ ...r, columns: filterColumnsOf(r.organization) }));
-    const before = this.db
-      .transaction(() => {
-        const stored = this.storedModel();
-        if (stored && (stored.modelId !== model.modelId || stored.dimension !== model.dimension)) {
-          throw new OrgsimError(
-            "CONFLICT",
-            `This store holds vectors of model ${stored.modelId} (${stored.dimension}-d); refusing vectors of ${model.modelId} (${model.dimension}-d). ` +
-              "Use the store's model, or re-import into an empty store",
-            { stored_model: stored.modelId, stored_dimension: stored.dimension, model: model.modelId, dimension: model.dimension },
-          );
-        }
-        if (!stored) {
-          this.sql.setMeta.run(MODEL_ID, model.modelId);
-          this.sql.setMeta.run(DIMENSION, String(model.dimension));
-        }
-        for (const { organization, columns, profileVector, customerVector } of rows) this.write(organization, columns, profileVector, customerVector, model.modelId);
-        return this.bumpGeneration();
-      })
-      .immediate();
+    return guarded(async () => {
+      if (records.length === 0) return;
+      assertRecordVectors(records, model);
+      const rows = records.map((r) => ({ ...r, columns: filterColumnsOf(r.organization) }));
+      const before = this.db
+        .transaction(() => {
+          const stored = this.storedModel();
+          assertModelAdmitted(stored, model);
+          if (!stored) {
+            this.sql.setMeta.run(MODEL_ID, model.modelId);
+            this.sql.setMeta.run(DIMENSION, String(model.dimension));
+          }
+          for (const { organization, columns, profileVector, customerVector } of rows) this.write(organization, columns, profileVector, customerVector, model.modelId);
+          return this.bumpGeneration();
+        })
+        .immediate();
 
-    if (!this.inStep(before)) return;
-    if (!this.index || this.index.dimension !== model.dimension) this.index = new MemoryIndex(model.dimension);
-    for (const { organization, columns, profileVector, customerVector } of rows) {
-      this.index.put(organization.id, columns, profileVector, customerVector);
-      this.index.setTexts(organization.id, lexicalTextsOf(organization));
-    }
+      if (!this.inStep(before)) return;
+      if (!this.index || this.index.dimension !== model.dimension) this.index = new MemoryIndex(model.dimension);
+      for (const { organization, columns, profileVector, customerVector } of rows) {
+        this.index.put(organization.id, columns, profileVector, customerVector);
+        this.index.setTexts(organization.id, lexicalTextsOf(organization));
+      }
+    });
   }
 
   async get(id: number): Promise<Organization | null> {
-    const doc = this.sql.doc.get(id);
-    return doc === undefined ? null : (JSON.parse(doc) as Organization);
+    return guarded(async () => {
+      const doc = this.sql.doc.get(id);
+      return doc === undefined ? null : (JSON.parse(doc) as Organization);
+    });
   }
 
   /** The organizations that exist among `ids`, in the order asked. */
   async getMany(ids: number[]): Promise<Organization[]> {
-    if (ids.length === 0) return [];
-    const byId = new Map(this.sql.docs.all(JSON.stringify(ids)).map((r) => [r.id, r.doc]));
-    return [...new Set(ids)].flatMap((id) => {
-      const doc = byId.get(id);
-      return doc === undefined ? [] : [JSON.parse(doc) as Organization];
+    return guarded(async () => {
+      if (ids.length === 0) return [];
+      const byId = new Map(this.sql.docs.all(JSON.stringify(ids)).map((r) => [r.id, r.doc]));
+      return [...new Set(ids)].flatMap((id) => {
+        const doc = byId.get(id);
+        return doc === undefined ? [] : [JSON.parse(doc) as Organization];
+      });
     });
   }
 
   async getVector(id: number, kind: VectorKind): Promise<Float32Array | null> {
-    const blob = this.sql.vector.get(id, kind);
-    return blob === undefined ? null : fromBlob(blob);
+    return guarded(async () => {
+      const blob = this.sql.vector.get(id, kind);
+      return blob === undefined ? null : fromBlob(blob);
+    });
   }
 
   async delete(id: number): Promise<boolean> {
-    const result = this.db
-      .transaction(() => {
-        if (this.sql.deleteOrg.run(id).changes === 0) return null;
-        return this.bumpGeneration();
-      })
-      .immediate();
-    if (result === null) return false;
-    if (this.inStep(result)) this.index?.remove(id);
-    return true;
+    return guarded(async () => {
+      const result = this.db
+        .transaction(() => {
+          if (this.sql.deleteOrg.run(id).changes === 0) return null;
+          return this.bumpGeneration();
+        })
+        .immediate();
+      if (result === null) return false;
+      if (this.inStep(result)) this.index?.remove(id);
+      return true;
+    });
   }
 
   async count(): Promise<number> {
-    return this.sql.count.get() as number;
+    return guarded(() => this.sql.count.get() as number);
   }
 
   async search(query: VectorQuery): Promise<ScoredOrganization[]> {
-    const hits = await this.rank(query);
-    const organizations = new Map((await this.getMany(hits.map((h) => h.id))).map((o) => [o.id, o]));
-    return hits.flatMap(({ id, score }) => {
-      const organization = organizations.get(id);
-      return organization ? [{ organization, score }] : [];
+    return guarded(async () => {
+      const hits = await this.rank(query);
+      const organizations = new Map((await this.getMany(hits.map((h) => h.id))).map((o) => [o.id, o]));
+      return hits.flatMap(({ id, score }) => {
+        const organization = organizations.get(id);
+        return organization ? [{ organization, score }] : [];
+      });
     });
   }
 
   async rank(query: VectorQuery): Promise<ScoredId[]> {
-    this.catchUp();
-    const index = this.index;
-    if (!index || index.size === 0) return [];
-    if (query.vector.length !== index.dimension) {
-      throw new OrgsimError("CONFLICT", `The query vector has ${query.vector.length} dimensions; the stored vectors have ${index.dimension}`);
-    }
-    // Filter first, then rank only the candidates: a filtered query fills its page whenever enough organizations match.
-    return index.rank(query.vector, query.kind, index.filterRows(query.filter), query);
+    return guarded(async () => {
+      this.catchUp();
+      const index = this.index;
+      if (!index || index.size === 0) return [];
+      assertQueryDimension(query.vector.length, index.dimension);
+      // Filter first, then rank only the candidates: a filtered query fills its page whenever enough organizations match.
+      return index.rank(query.vector, query.kind, index.filterRows(query.filter), query);
+    });
   }
 
   async searchText(query: TextQuery): Promise<number[]> {
-    this.catchUp();
-    const index = this.index;
-    if (!index || index.size === 0 || query.size <= 0) return [];
-    return index.searchText(query.text, query.kind, index.filterRows(query.filter), query.size).map((hit) => hit.id);
+    return guarded(async () => {
+      this.catchUp();
+      const index = this.index;
+      if (!index || index.size === 0 || query.size <= 0) return [];
+      return index.searchText(query.text, query.kind, index.filterRows(query.filter), query.size).map((hit) => hit.id);
+    });
   }
 
   async similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
-    this.catchUp();
-    const index = this.index;
-    if (!index) return new Map();
-    if (vector.length !== index.dimension) {
-      throw new OrgsimError("CONFLICT", `The query vector has ${vector.length} dimensions; the stored vectors have ${index.dimension}`);
-    }
-    return index.similarities(vector, kind, ids);
+    return guarded(async () => {
+      this.catchUp();
+      const index = this.index;
+      if (!index) return new Map();
+      assertQueryDimension(vector.length, index.dimension);
+      return index.similarities(vector, kind, ids);
+    });
   }
 
   async ping(): Promise<boolean> {
@@ -189,10 +193,12 @@ export class SqliteOrganizationStore implements OrganizationStore {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.index = null;
-    this.onClose();
+    return guarded(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      this.index = null;
+      this.onClose();
+    });
   }
 
   private storedModel(): VectorModel | null {

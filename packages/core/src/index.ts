@@ -9,6 +9,7 @@ export { normalizeOrganization } from "./domain/normalize-organization";
 export { organizationIssues } from "./domain/organization-checks";
 export { assertItemTypes } from "./rules/one-type-rule";
 export { assertCollectionCapacity, MAX_ITEMS_PER_COLLECTION } from "./rules/collection-capacity";
+export { assertModelAdmitted, assertQueryDimension, assertRecordVectors } from "./rules/vector-model";
 export { dot } from "./domain/vector-math";
 export * from "./errors";
 export { API_VERSION, type Services } from "./surface";
@@ -29,5 +30,6 @@ export { OrganizationService, MAX_BULK_ORGANIZATIONS } from "./services/organiza
 export { CollectionService } from "./services/collection-service";
 export { ReadableOrganizationStore } from "./services/readable-store";
 export { encodeCursor, decodeCursor, fingerprint, setCursorSecret } from "./services/cursor";
+export { type KeysetPosition, keysetPage, pageBody } from "./services/keyset-page";
 export { assertSameModel } from "./services/model-check";
 export { type AccessMode, AccessService, assertScope, DEFAULT_TENANT, openPrincipal, type Principal, unauthorized } from "./services/access-service";

@@ -1,0 +1,198 @@
+/**
+ * Searches of the organizations index. Vector searches are one top-level `knn` with every filter
+ * inside `knn.filter` (filtered before ranking), re-scored exactly from the float vectors; word
+ * searches are a BM25 `match` under the same filter. Each call maps its errors (`guarded`).
+ */
+import type { Client, estypes } from "@elastic/elasticsearch";
+import {
+  assertQueryDimension,
+  lexicalTerms,
+  type Organization,
+  OrgsimError,
+  type ScoredId,
+  type ScoredOrganization,
+  type TextQuery,
+  type VectorKind,
+  type VectorQuery,
+} from "@orgsim/core";
+import { type IndexName, isQuantized, type ResolvedConfig, type VectorIndexType } from "./config";
+import { guarded } from "./errors";
+import { filterQuery, type OrganizationDocument, TEXT_FIELD, VECTOR_FIELD } from "./organization-document";
+import type { OrganizationIndex } from "./organization-index";
+import { cosine, squaredNorm } from "./vector-math";
+
+/** Elasticsearch's ceiling for `k` and `num_candidates`. */
+export const MAX_CANDIDATES = 10_000;
+/** Hits fetched beyond the page on each side, so exact re-scoring and id tie-breaks see the neighbours. */
+const MARGIN = 10;
+
+export interface SearchPlan {
+  /** `knn.k`: hits ES keeps (the page, and a margin for ties). */
+  k: number;
+  numCandidates: number;
+  from: number;
+  size: number;
+  oversample: number | null;
+  similarity: number | null;
+}
+
+type KnnHit = estypes.SearchHit<Pick<OrganizationDocument, "doc" | "profile_vector" | "customer_vector">>;
+type ScoredHit = { organization: Pick<Organization, "id">; score: number };
+
+export class OrganizationSearch {
+  constructor(
+    private readonly client: Client,
+    private readonly config: ResolvedConfig,
+    private readonly name: IndexName,
+    private readonly index: OrganizationIndex,
+  ) {}
+
+  async search(query: VectorQuery): Promise<ScoredOrganization[]> {
+    return this.knn(query, true);
+  }
+
+  async rank(query: VectorQuery): Promise<ScoredId[]> {
+    return (await this.knn(query, false)).map(({ organization, score }) => ({ id: organization.id, score }));
+  }
+
+  async searchText(query: TextQuery): Promise<number[]> {
+    // Each distinct term once: a match query would count a repeated term again, the BM25 of the core does not.
+    const terms = [...new Set(lexicalTerms(query.text))];
+    if (query.size <= 0 || terms.length === 0) return [];
+    if (query.size > MAX_CANDIDATES) throw new OrgsimError("VALIDATION_FAILED", `Elasticsearch ranks at most ${MAX_CANDIDATES} hits; asked for ${query.size}`);
+    return guarded(this.config.url, async () => {
+      const info = await this.index.cached();
+      if (!info) return [];
+      await this.index.upgradeWordFields(info);
+      const response = await this.client.search({
+        index: this.name.alias,
+        // BM25 of the whole index, as the core defines it: each shard alone would score with its own
+        // term and length statistics. (On one shard Elasticsearch skips the extra round.)
+        search_type: "dfs_query_then_fetch",
+        query: { bool: { must: [{ match: { [TEXT_FIELD[query.kind]]: { query: terms.join(" ") } } }], filter: [filterQuery(query.filter, query.kind)] } },
+        sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
+        size: query.size,
+        _source: false,
+        track_total_hits: false,
+      });
+      return response.hits.hits.map((hit) => Number(hit._id));
+    });
+  }
+
+  async similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const field = VECTOR_FIELD[kind];
+    return guarded(this.config.url, async () => {
+      const info = await this.index.cached();
+      if (!info) return new Map();
+      assertQueryDimension(vector.length, info.dimension);
+      const response = await this.client.mget<Partial<OrganizationDocument>>({ index: this.name.alias, ids: unique.map(String), _source_includes: [field] });
+      const q = Float64Array.from(vector);
+      const qNorm = squaredNorm(q);
+      const out = new Map<number, number>();
+      for (const d of response.docs) {
+        const v = "found" in d && d.found ? d._source?.[field] : undefined;
+        if (v) out.set(Number(d._id), cosine(q, qNorm, v));
+      }
+      return out;
+    });
+  }
+
+  /**
+   * The knn parameters for a query: ES keeps `keep` hits; the page is fetched with MARGIN hits on
+   * each side, or through the last kept hit (`throughLast`) when a tie must be followed.
+   */
+  plan(query: Pick<VectorQuery, "offset" | "size" | "minScore">, type: VectorIndexType, keep: number, throughLast: boolean): SearchPlan {
+    const k = query.offset + query.size;
+    const numCandidates = this.config.exact ? MAX_CANDIDATES : Math.min(MAX_CANDIDATES, Math.max(this.config.numCandidates, 10 * keep));
+    const rescoring = isQuantized(type) && this.config.oversample > 0;
+    // The `similarity` floor is the raw cosine (not the (1 + cos) / 2 score); lowered a little below
+    // min_score because ES computes in float32 (or, without re-scoring, on quantized vectors), then
+    // applied exactly here.
+    const slack = isQuantized(type) && !rescoring ? 0.05 : 1e-5;
+    const similarity = query.minScore !== undefined && query.minScore - slack > -1 ? query.minScore - slack : null;
+    const from = Math.max(0, query.offset - MARGIN);
+    return { k: keep, numCandidates, from, size: (throughLast ? keep : Math.min(keep, k + MARGIN)) - from, oversample: rescoring ? this.config.oversample : null, similarity };
+  }
+
+  /**
+   * The kNN ranking, with the organizations and exact scores; or only ids with Elasticsearch's own
+   * float32 scores (no `_source`: parsing it is most of a big ranking's cost).
+   */
+  private async knn(query: VectorQuery, withDocuments: true): Promise<ScoredOrganization[]>;
+  private async knn(query: VectorQuery, withDocuments: false): Promise<ScoredHit[]>;
+  private async knn(query: VectorQuery, withDocuments: boolean): Promise<ScoredHit[]> {
+    const k = query.offset + query.size;
+    if (k <= 0 || query.size <= 0) return [];
+    if (k > MAX_CANDIDATES) throw new OrgsimError("VALIDATION_FAILED", `Elasticsearch ranks at most ${MAX_CANDIDATES} hits; asked for ${k}`);
+    return guarded(this.config.url, async () => {
+      const info = await this.index.cached();
+      if (!info) return [];
+      assertQueryDimension(query.vector.length, info.dimension);
+      const { hits, plan } = await this.knnHits(query, info.type, withDocuments);
+      const minScore = query.minScore ?? Number.NEGATIVE_INFINITY;
+      const scored = withDocuments ? exactScores(hits, query, minScore) : clusterScores(hits, minScore);
+      return scored.slice(query.offset - plan.from, k - plan.from);
+    });
+  }
+
+  /** The hits around the page; a tie on the page's last score that runs to the end of the k hits kept is followed further. */
+  private async knnHits(query: VectorQuery, type: VectorIndexType, withDocuments: boolean): Promise<{ hits: KnnHit[]; plan: SearchPlan }> {
+    const k = query.offset + query.size;
+    let plan = this.plan(query, type, Math.min(MAX_CANDIDATES, k + MARGIN), false);
+    for (;;) {
+      const hits = await this.knnRequest(query, plan, withDocuments);
+      // The tie may hide lower ids past k: keep more.
+      const lastOfPage = hits[k - 1 - plan.from];
+      const lastKept = hits[plan.k - 1 - plan.from];
+      if (!(plan.k < MAX_CANDIDATES && lastOfPage && lastKept && lastKept._score === lastOfPage._score)) return { hits, plan };
+      plan = this.plan(query, type, Math.min(MAX_CANDIDATES, plan.k * 4), true);
+    }
+  }
+
+  private async knnRequest(query: VectorQuery, plan: SearchPlan, withDocuments: boolean): Promise<KnnHit[]> {
+    const field = VECTOR_FIELD[query.kind];
+    const response = await this.client.search<KnnHit["_source"] & object>({
+      index: this.name.alias,
+      knn: {
+        field,
+        query_vector: Array.from(query.vector),
+        k: plan.k,
+        num_candidates: plan.numCandidates,
+        filter: filterQuery(query.filter, query.kind),
+        ...(plan.similarity !== null ? { similarity: plan.similarity } : {}),
+        ...(plan.oversample !== null ? { rescore_vector: { oversample: plan.oversample } } : {}),
+      },
+      // Equal scores by id ascending, within the k hits kept.
+      sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
+      from: plan.from,
+      size: plan.size,
+      // Without documents, no _source at all: ES parses each hit's whole stored source to filter it.
+      _source: withDocuments ? { includes: ["doc", field] } : false,
+      track_total_hits: false,
+    });
+    return response.hits.hits;
+  }
+}
+
+/** Elasticsearch's own cosine (float32; `_score` = (1 + cosine) / 2, re-scored with the float vectors when quantized). */
+function clusterScores(hits: KnnHit[], minScore: number): ScoredHit[] {
+  return hits.map((hit) => ({ organization: { id: Number(hit._id) }, score: 2 * (hit._score ?? 0) - 1 })).filter((h) => h.score >= minScore);
+}
+
+/** Exact float64 scores from the float32 vectors, in score desc, id asc order. */
+function exactScores(hits: KnnHit[], query: VectorQuery, minScore: number): ScoredOrganization[] {
+  const field = VECTOR_FIELD[query.kind];
+  const q = Float64Array.from(query.vector);
+  const qNorm = squaredNorm(q);
+  const scored = hits.flatMap((hit) => {
+    const source = hit._source;
+    const v = source?.[field];
+    if (!source || !v) return [];
+    const score = cosine(q, qNorm, v);
+    return score >= minScore ? [{ organization: source.doc, score }] : [];
+  });
+  scored.sort((a, b) => b.score - a.score || a.organization.id - b.organization.id);
+  return scored;
+}
