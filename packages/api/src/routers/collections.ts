@@ -12,6 +12,7 @@ import {
   ItemRef,
   ListCollectionsInput,
   ListItemsInput,
+  pageBody,
   UpdateCollectionInput,
   UpdateItemInput,
 } from "@orgsim/core";
@@ -45,8 +46,7 @@ export const collectionsRouter = router({
     .input(ListCollectionsInput)
     .output(CollectionPage)
     .query(async ({ ctx, input }) => {
-      const page = await ctx.services.collections.list(ctx.tenant, input);
-      return { data: page.data, meta: { next_cursor: page.next_cursor } };
+      return pageBody(await ctx.services.collections.list(ctx.tenant, input));
     }),
 
   get: scoped("collections:read")
@@ -126,8 +126,7 @@ export const collectionsRouter = router({
       .output(ItemPage)
       .query(async ({ ctx, input }) => {
         const { id, ...page } = input;
-        const result = await ctx.services.collections.listItems(ctx.tenant, id, page);
-        return { data: result.data, meta: { next_cursor: result.next_cursor } };
+        return pageBody(await ctx.services.collections.listItems(ctx.tenant, id, page));
       }),
 
     get: scoped("collections:read")

@@ -1,6 +1,6 @@
 /** Collections: create, list, get. Inputs and records are the core's (packages/core/src/schemas/collections.ts). */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { Collection, CollectionPage, CollectionRef, CreateCollectionInput, ListCollectionsInput } from "@orgsim/core";
+import { Collection, CollectionPage, CollectionRef, CreateCollectionInput, ListCollectionsInput, pageBody } from "@orgsim/core";
 import { z } from "zod";
 import { collectionLine, moreLine } from "../format";
 import { agentLimit, cursorDescription } from "../params";
@@ -51,7 +51,7 @@ export const collectionTools = [
         ...page.data.map(collectionLine),
         moreLine(page.next_cursor, "collections"),
       ];
-      return { structured: { data: page.data, meta: { next_cursor: page.next_cursor } }, text: lines.join("\n") };
+      return { structured: pageBody(page), text: lines.join("\n") };
     },
   }),
 
