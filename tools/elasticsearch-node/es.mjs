@@ -22,9 +22,7 @@ const MAIN_CLASS = "dev.orgsim.esnode.Main";
 const PORT = Number.parseInt(process.env.ES_PORT ?? "9200", 10);
 if (!Number.isInteger(PORT) || PORT <= 0 || PORT > 65535) fail(`ES_PORT is not a port: ${process.env.ES_PORT}`);
 // One state dir per port, so two nodes (e.g. parallel CI jobs) never share a data dir.
-const BASE = path.resolve(
-  process.env.ES_HOME ?? path.join(REPO_ROOT, ".orgsim", PORT === 9200 ? "elasticsearch" : `elasticsearch-${PORT}`),
-);
+const BASE = path.resolve(process.env.ES_HOME ?? path.join(REPO_ROOT, ".orgsim", PORT === 9200 ? "elasticsearch" : `elasticsearch-${PORT}`));
 const PID_FILE = path.join(BASE, "es.pid");
 const CONSOLE_LOG = path.join(BASE, "console.log"); // JVM stdout/stderr
 const SERVER_LOG = path.join(BASE, "logs", "elasticsearch.log"); // log4j, written by the node
@@ -113,8 +111,7 @@ function newestMtime(p) {
 
 function buildIfNeeded() {
   const sources = Math.max(newestMtime(path.join(TOOL_DIR, "pom.xml")), newestMtime(path.join(TOOL_DIR, "src")));
-  const built =
-    fs.existsSync(LAUNCHER_JAR) && fs.existsSync(path.join(TARGET, "lib")) ? fs.statSync(LAUNCHER_JAR).mtimeMs : 0;
+  const built = fs.existsSync(LAUNCHER_JAR) && fs.existsSync(path.join(TARGET, "lib")) ? fs.statSync(LAUNCHER_JAR).mtimeMs : 0;
   if (built >= sources) return;
   console.error("es: building the launcher (mvn package; first run downloads ~45 MB from Maven Central) ...");
   const t0 = Date.now();
@@ -154,7 +151,8 @@ async function withStartLock(fn) {
     } catch (e) {
       if (e.code !== "EEXIST") throw e;
       const holder = Number.parseInt(fs.readFileSync(lock, "utf8"), 10);
-      if (!(holder > 0) || !alive(holder)) fs.rmSync(lock, { force: true }); // stale: its owner died
+      if (!(holder > 0) || !alive(holder))
+        fs.rmSync(lock, { force: true }); // stale: its owner died
       else if (Date.now() - t0 > 10 * 60_000) fail(`another start (pid ${holder}) holds ${lock}`);
       else await sleep(300);
     }

@@ -154,7 +154,12 @@ function readCorpus(): Corpus {
     .map((l) => JSON.parse(l) as YcCompany);
   const limit = intArg(args.limit);
   if (limit) rows = rows.slice(0, limit);
-  return { rows, texts: rows.map(textOf), evaluated: Int32Array.from(rows.flatMap((r, i) => (isEvaluated(r) ? [i] : []))), everyone: Int32Array.from(rows.keys()) };
+  return {
+    rows,
+    texts: rows.map(textOf),
+    evaluated: Int32Array.from(rows.flatMap((r, i) => (isEvaluated(r) ? [i] : []))),
+    everyone: Int32Array.from(rows.keys()),
+  };
 }
 
 /** One model: load it, embed every row once (both pools read the same vectors), P@10 in both pools, and how long each step took. */

@@ -71,11 +71,17 @@ describe("scales", () => {
 });
 
 describe("replaceSection", () => {
-  const doc = ["# Benchmarks", "", "## Retrieval quality", "", "quality text", "", "## Speed and scale", "", "old", "", "## Later", "", "later text", ""].join("\n");
+  const doc = ["# Benchmarks", "", "## Retrieval quality", "", "quality text", "", "## Speed and scale", "", "old", "", "## Later", "", "later text", ""].join(
+    "\n",
+  );
 
   it("replaces only its own section", () => {
     const out = replaceSection(doc, "Speed and scale", "new body");
-    expect(out).toBe(["# Benchmarks", "", "## Retrieval quality", "", "quality text", "", "## Speed and scale", "", "new body", "", "## Later", "", "later text", ""].join("\n"));
+    expect(out).toBe(
+      ["# Benchmarks", "", "## Retrieval quality", "", "quality text", "", "## Speed and scale", "", "new body", "", "## Later", "", "later text", ""].join(
+        "\n",
+      ),
+    );
   });
 
   it("appends the section when absent and creates the document when empty", () => {

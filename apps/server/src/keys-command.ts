@@ -4,7 +4,10 @@ import { type ApiKeyInfo, SCOPES, type Scope } from "@orgsim/core";
 import { loadConfig, openKeyStore } from "@orgsim/runtime";
 
 const scopeList = (value: string): Scope[] => {
-  const scopes = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const scopes = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0 || scopes.length === 0) throw new InvalidArgumentError(`scopes are a comma-separated list of ${SCOPES.join(", ")}; got "${value}"`);
   return scopes as Scope[];
@@ -73,7 +76,8 @@ export function keysCommand(): Command {
     .action(async (id: string) => {
       const [key, anyActive] = await withKeys(async (access) => [await access.revoke(id), await access.hasActiveKeys()] as const);
       console.log(`Revoked ${key.id} (tenant ${key.tenant}) at ${key.revoked_at}`);
-      if (!anyActive) console.log("No key is active now: servers keep requiring keys (create one, or restart a loopback server with ORGSIM_OPEN=true to run it open).");
+      if (!anyActive)
+        console.log("No key is active now: servers keep requiring keys (create one, or restart a loopback server with ORGSIM_OPEN=true to run it open).");
     });
 
   return keys;

@@ -36,7 +36,10 @@ afterAll(async () => {
 async function trpc(procedure: string, input: unknown, token?: string, method: "GET" | "POST" = "GET") {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const url = `${server.baseUrl}/trpc/${procedure}${method === "GET" ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ""}`;
-  const response = await fetch(url, method === "GET" ? { headers } : { method, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(input) });
+  const response = await fetch(
+    url,
+    method === "GET" ? { headers } : { method, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(input) },
+  );
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -53,7 +56,11 @@ describe("with API keys", () => {
 
   it("refuses callers without a valid key with 401 UNAUTHORIZED on REST, tRPC and MCP", async () => {
     const path = "/search/organizations/similar?description=industrial+robots";
-    for (const [token, why] of [[undefined, /Missing API key/], [`osk_0123456789abcdef_${"A".repeat(43)}`, /Invalid API key/], ["nonsense", /not an orgsim key/]] as const) {
+    for (const [token, why] of [
+      [undefined, /Missing API key/],
+      [`osk_0123456789abcdef_${"A".repeat(43)}`, /Invalid API key/],
+      ["nonsense", /not an orgsim key/],
+    ] as const) {
       const rest = await api(server, "GET", path, undefined, token);
       expect(rest.status).toBe(401);
       expect(rest.body.error).toMatchObject({ code: "UNAUTHORIZED", status: 401, message: expect.stringMatching(why) });
@@ -81,7 +88,13 @@ describe("with API keys", () => {
 
   it("answers another tenant's collection with 404 on REST, tRPC and MCP, and leaves it untouched", async () => {
     const mine = (await api(server, "POST", "/collections", { name: "Acme leads" }, keys.acme.token)).body;
-    const item = await api(server, "POST", `/collections/${mine.id}/items`, { entity_type: "person", entity_id: "p1", entity: { full_name: "Ada" } }, keys.acme.token);
+    const item = await api(
+      server,
+      "POST",
+      `/collections/${mine.id}/items`,
+      { entity_type: "person", entity_id: "p1", entity: { full_name: "Ada" } },
+      keys.acme.token,
+    );
     expect(item.status).toBe(201);
     const g = keys.globex.token;
 
@@ -195,7 +208,9 @@ describe("with API keys", () => {
     expect(three.status).toBe(200);
     expect(three.headers.get("ratelimit-remaining")).toBe("1");
     expect((await batch(2)).status).toBe(429);
-    const tooMany = await fetch(`${server.baseUrl}/trpc/${Array(21).fill("categories.list").join(",")}?batch=1&input=%7B%7D`, { headers: { authorization: `Bearer ${keys.acme.token}` } });
+    const tooMany = await fetch(`${server.baseUrl}/trpc/${Array(21).fill("categories.list").join(",")}?batch=1&input=%7B%7D`, {
+      headers: { authorization: `Bearer ${keys.acme.token}` },
+    });
     expect(tooMany.status).toBe(400);
   });
 
@@ -216,11 +231,17 @@ describe("with API keys", () => {
     expect(overBudget.status).toBe(429);
     expect(((await overBudget.json()) as any).error.data).toMatchObject({ code: "RATE_LIMITED" });
 
-    const tooMany = await batch(Array.from({ length: 21 }, (_, i) => call(i + 1)), keys.acme.token);
+    const tooMany = await batch(
+      Array.from({ length: 21 }, (_, i) => call(i + 1)),
+      keys.acme.token,
+    );
     expect(tooMany.status).toBe(400);
     const refused = (await tooMany.json()) as any;
     expect(refused.error.code).toBe(-32600);
-    expect(refused.error.data).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ path: ["batch"], message: expect.stringMatching(/at most 20/) }] } });
+    expect(refused.error.data).toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: { issues: [{ path: ["batch"], message: expect.stringMatching(/at most 20/) }] },
+    });
   });
 
   it("stops accepting a revoked key", async () => {
@@ -253,7 +274,9 @@ describe("without API keys", () => {
   it("refuses to listen beyond loopback", async () => {
     const dir = mkdtempSync(join(tmpdir(), "orgsim-exposed-"));
     try {
-      await expect(startServer({ dataDir: dir, env: { ORGSIM_SAMPLE_SIZE: "0", HOST: "0.0.0.0" } })).rejects.toThrow(/Refusing to listen on 0\.0\.0\.0 without API keys/);
+      await expect(startServer({ dataDir: dir, env: { ORGSIM_SAMPLE_SIZE: "0", HOST: "0.0.0.0" } })).rejects.toThrow(
+        /Refusing to listen on 0\.0\.0\.0 without API keys/,
+      );
     } finally {
       removeDir(dir);
     }
@@ -291,7 +314,12 @@ describe("revoking the last key", () => {
       const revoked = await command("keys", "revoke", key.id);
       expect(revoked.stdout).toMatch(/No key is active now: servers keep requiring keys/);
       const after = await statusesWithoutKey(first);
-      expect(after).toMatchObject({ rest: 401, trpc: 401, mcp: 401, message: expect.stringMatching(/every API key of this server is revoked.*ORGSIM_OPEN=true/) });
+      expect(after).toMatchObject({
+        rest: 401,
+        trpc: 401,
+        mcp: 401,
+        message: expect.stringMatching(/every API key of this server is revoked.*ORGSIM_OPEN=true/),
+      });
       await settle();
       expect(first.output()).toMatch(/Access changed: every API key of this server is revoked, and keys stay required/);
     } finally {
@@ -320,6 +348,8 @@ describe("revoking the last key", () => {
     } finally {
       await open.stop();
     }
-    await expect(startServer({ dataDir: dir, env: { ...env, ORGSIM_OPEN: "true", HOST: "0.0.0.0" } })).rejects.toThrow(/Refusing ORGSIM_OPEN=true on 0\.0\.0\.0/);
+    await expect(startServer({ dataDir: dir, env: { ...env, ORGSIM_OPEN: "true", HOST: "0.0.0.0" } })).rejects.toThrow(
+      /Refusing ORGSIM_OPEN=true on 0\.0\.0\.0/,
+    );
   });
 });

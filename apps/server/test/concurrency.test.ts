@@ -45,7 +45,13 @@ function entity(type: EntityType, n: number): NewItem {
       return {
         entity_type: type,
         entity_id: `per-${n}`,
-        entity: { full_name: `Person ${n}`, title: "CTO", email: `p${n}@example.com`, linkedin_url: `https://www.linkedin.com/in/p${n}`, organization_id: org.id },
+        entity: {
+          full_name: `Person ${n}`,
+          title: "CTO",
+          email: `p${n}@example.com`,
+          linkedin_url: `https://www.linkedin.com/in/p${n}`,
+          organization_id: org.id,
+        },
       };
     case "address":
       return {

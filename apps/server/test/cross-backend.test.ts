@@ -10,13 +10,28 @@ const sample = sampleOrganizations();
 const queries: [string, string][] = [
   ["description", `/search/organizations/similar?${query({ description: "software that helps companies manage payments", limit: 20 })}`],
   ["description + country", `/search/organizations/similar?${query({ description: "robots for factories", countries: "US", limit: 20 })}`],
-  ["description + region any office", `/search/organizations/similar?${query({ description: "online education for schools", regions: "europe", hq_only: false, limit: 20 })}`],
-  ["description + size + age", `/search/organizations/similar?${query({ description: "cybersecurity monitoring", employee_ranges: "11-50,51-200", founded_year_min: 2010, limit: 20 })}`],
-  ["description + funding", `/search/organizations/similar?${query({ description: "electric vehicle charging", funding_stages: "seed,series_a,series_b", last_funding_from: "2021-01-01", limit: 20 })}`],
-  ["description + category", `/search/organizations/similar?${query({ description: "a marketplace for farmers", categories: "agriculture-and-food-tech,marketplaces", limit: 20 })}`],
+  [
+    "description + region any office",
+    `/search/organizations/similar?${query({ description: "online education for schools", regions: "europe", hq_only: false, limit: 20 })}`,
+  ],
+  [
+    "description + size + age",
+    `/search/organizations/similar?${query({ description: "cybersecurity monitoring", employee_ranges: "11-50,51-200", founded_year_min: 2010, limit: 20 })}`,
+  ],
+  [
+    "description + funding",
+    `/search/organizations/similar?${query({ description: "electric vehicle charging", funding_stages: "seed,series_a,series_b", last_funding_from: "2021-01-01", limit: 20 })}`,
+  ],
+  [
+    "description + category",
+    `/search/organizations/similar?${query({ description: "a marketplace for farmers", categories: "agriculture-and-food-tech,marketplaces", limit: 20 })}`,
+  ],
   ["description, page 2", `/search/organizations/similar?${query({ description: "hospital software", limit: 10 })}`],
   ["customers", `/search/organizations/similar-customers?${query({ organization_customer: "hospitals and clinics", limit: 20 })}`],
-  ["customers + filter", `/search/organizations/similar-customers?${query({ organization_customer: "small retailers", regions: "northern-america", limit: 20 })}`],
+  [
+    "customers + filter",
+    `/search/organizations/similar-customers?${query({ organization_customer: "small retailers", regions: "northern-america", limit: 20 })}`,
+  ],
   ...sample.slice(0, 5).map((o): [string, string] => [`similar to ${o.id}`, `/search/organizations/${o.id}/similar?limit=20`]),
   ["similar + min_score", `/search/organizations/${sample[6]!.id}/similar?${query({ min_score: 0.6, limit: 50 })}`],
 ];

@@ -32,7 +32,11 @@ async function start(env: Record<string, string> = {}) {
 /** 150 new organizations: several seconds of embedding on two cores. */
 const organizations = generateSampleOrganizations({ count: 150 });
 const bulk = (server: ServerProcess) =>
-  fetch(`${server.baseUrl}/v1/organizations/bulk`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ organizations }) });
+  fetch(`${server.baseUrl}/v1/organizations/bulk`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ organizations }),
+  });
 
 /** Everything the server sends on `socket` until it closes the connection. */
 function readUntilClosed(socket: Socket): Promise<string> {
@@ -106,20 +110,24 @@ describe("graceful shutdown", () => {
   });
 
   // The drain deadline is the server's, not the backend's: one backend shows it.
-  it.skipIf(TEST_BACKEND !== "embedded")("cuts what is still running at ORGSIM_SHUTDOWN_TIMEOUT_MS and exits 1, the cut write all or nothing", { timeout: 120_000 }, async () => {
-    const server = await start({ ORGSIM_SHUTDOWN_TIMEOUT_MS: "300" });
-    const upsert = bulk(server).then(
-      (response) => response.status,
-      () => "connection lost" as const,
-    );
-    await sleep(800);
-    server.child.kill("SIGTERM");
-    expect(await upsert).toBe("connection lost");
-    const exit = await server.exited;
-    expect(exit.code).toBe(1);
-    expect(server.output()).toMatch(/closing 1 request\(s\) still in flight/);
-    const state = await inspectStore(server.dataDir);
-    expect(state.problems).toEqual([]);
-    expect([0, organizations.length]).toContain(state.ids.length);
-  });
+  it.skipIf(TEST_BACKEND !== "embedded")(
+    "cuts what is still running at ORGSIM_SHUTDOWN_TIMEOUT_MS and exits 1, the cut write all or nothing",
+    { timeout: 120_000 },
+    async () => {
+      const server = await start({ ORGSIM_SHUTDOWN_TIMEOUT_MS: "300" });
+      const upsert = bulk(server).then(
+        (response) => response.status,
+        () => "connection lost" as const,
+      );
+      await sleep(800);
+      server.child.kill("SIGTERM");
+      expect(await upsert).toBe("connection lost");
+      const exit = await server.exited;
+      expect(exit.code).toBe(1);
+      expect(server.output()).toMatch(/closing 1 request\(s\) still in flight/);
+      const state = await inspectStore(server.dataDir);
+      expect(state.problems).toEqual([]);
+      expect([0, organizations.length]).toContain(state.ids.length);
+    },
+  );
 });

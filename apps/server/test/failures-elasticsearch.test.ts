@@ -80,9 +80,17 @@ describe.skipIf(TEST_BACKEND !== "elasticsearch")("Elasticsearch going away", ()
       { name: "REST list collections", send: () => call("GET", "/v1/collections"), contract: rest },
       { name: "REST create collection", send: () => call("POST", "/v1/collections", { name: "During" }), contract: rest },
       { name: "REST get collection", send: () => call("GET", `/v1/collections/${collectionId}`), contract: rest },
-      { name: "REST add item", send: () => call("POST", `/v1/collections/${collectionId}/items`, { entity_type: "organization", entity_id: "3" }), contract: rest },
+      {
+        name: "REST add item",
+        send: () => call("POST", `/v1/collections/${collectionId}/items`, { entity_type: "organization", entity_id: "3" }),
+        contract: rest,
+      },
       { name: "REST list items", send: () => call("GET", `/v1/collections/${collectionId}/items`), contract: rest },
-      { name: "tRPC query", send: () => call("GET", `/trpc/search.similarToDescription?input=${q(JSON.stringify({ description: "robots" }))}`), contract: trpc },
+      {
+        name: "tRPC query",
+        send: () => call("GET", `/trpc/search.similarToDescription?input=${q(JSON.stringify({ description: "robots" }))}`),
+        contract: trpc,
+      },
       { name: "tRPC mutation", send: () => call("POST", "/trpc/collections.create", { name: "Via tRPC" }), contract: trpc },
       {
         name: "MCP tool call",
@@ -115,7 +123,12 @@ describe.skipIf(TEST_BACKEND !== "elasticsearch")("Elasticsearch going away", ()
       took.push(Date.now() - t0);
       expect(status, `${c.name}: ${JSON.stringify(body)}`).toBe(503);
       const error = c.contract(body);
-      expect(error, `${c.name}: ${JSON.stringify(body)}`).toMatchObject({ code: "BACKEND_UNAVAILABLE", status: 503, details: expect.any(Object), request_id: expect.any(String) });
+      expect(error, `${c.name}: ${JSON.stringify(body)}`).toMatchObject({
+        code: "BACKEND_UNAVAILABLE",
+        status: 503,
+        details: expect.any(Object),
+        request_id: expect.any(String),
+      });
       expect(error.message).toMatch(/^Elasticsearch is unreachable/);
       // No internals: no host, port, client message or stack.
       expect(error.message).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|\n\s+at /);

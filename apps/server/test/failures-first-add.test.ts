@@ -35,7 +35,8 @@ async function call(server: ServerProcess, method: string, path: string, body?: 
   return { status: response.status, body: (await response.json()) as any };
 }
 
-const people = (round: number) => Array.from({ length: 1000 }, (_, i) => ({ entity_type: "person", entity_id: `r${round}-${i}`, entity: { full_name: `Person ${i}` } }));
+const people = (round: number) =>
+  Array.from({ length: 1000 }, (_, i) => ({ entity_type: "person", entity_id: `r${round}-${i}`, entity: { full_name: `Person ${i}` } }));
 
 async function newCollection(server: ServerProcess, name: string): Promise<string> {
   const created = await call(server, "POST", "/collections", { name });

@@ -135,7 +135,12 @@ describe("SIGKILL of orgsim import", () => {
       JSON.stringify({
         format: "ndjson",
         id: "id",
-        fields: { name: "name", description: "about", customer_description: "customers", "headquarters.country_code": { from: "country", transform: "country" } },
+        fields: {
+          name: "name",
+          description: "about",
+          customer_description: "customers",
+          "headquarters.country_code": { from: "country", transform: "country" },
+        },
       }),
     );
 

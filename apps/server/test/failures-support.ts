@@ -40,7 +40,9 @@ export function spawnImport(dataDir: string, file: string, mapping: string, args
   let stderr = "";
   child.stdout?.on("data", (chunk) => (stdout += chunk));
   child.stderr?.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
@@ -88,9 +90,16 @@ export function inspectSqlite(dataDir: string): StoreState {
         problems.push(`organization ${id}: document is not JSON`);
       }
     }
-    const meta = Object.fromEntries(db.prepare<[], { key: string; value: string }>("SELECT key, value FROM meta").all().map((r) => [r.key, r.value]));
+    const meta = Object.fromEntries(
+      db
+        .prepare<[], { key: string; value: string }>("SELECT key, value FROM meta")
+        .all()
+        .map((r) => [r.key, r.value]),
+    );
     const count = (sql: string) => db.prepare<[], number>(sql).pluck().get() as number;
-    const withoutVector = count("SELECT count(*) FROM organizations o WHERE NOT EXISTS (SELECT 1 FROM organization_vectors v WHERE v.org_id = o.id AND v.kind = 'profile')");
+    const withoutVector = count(
+      "SELECT count(*) FROM organizations o WHERE NOT EXISTS (SELECT 1 FROM organization_vectors v WHERE v.org_id = o.id AND v.kind = 'profile')",
+    );
     if (withoutVector > 0) problems.push(`${withoutVector} organizations without a profile vector`);
     if (rows.length > 0) {
       const dimension = Number(meta.vector_dimension);

@@ -81,7 +81,13 @@ function junitFailures(xml: string): { operation: string; failure: string }[] {
   }
   return failures;
 }
-const unescapeXml = (s: string) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+const unescapeXml = (s: string) =>
+  s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
 
 it("answers every generated request as its OpenAPI document says, never with a 5xx", { timeout: 300_000 }, async () => {
   const junit = join(workDir, "junit.xml");

@@ -33,7 +33,9 @@ export function backendEnv(dataDir: string): Record<string, string> {
   return {
     ORGSIM_BACKEND: "elasticsearch",
     ELASTICSEARCH_URL: inject("elasticsearchUrl"),
-    ORGSIM_ES_INDEX_PREFIX: basename(dataDir).toLowerCase().replace(/[^a-z0-9]/g, "-"),
+    ORGSIM_ES_INDEX_PREFIX: basename(dataDir)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "-"),
     ORGSIM_DATA_DIR: dataDir,
   };
 }
@@ -47,7 +49,10 @@ export interface TestServer {
 
 export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "orgsim-test-"));
-  const server = await startOrgsimServe({ serverDir: SERVER_DIR, env: { ...backendEnv(dataDir), ORGSIM_SAMPLE_SIZE: String(TEST_SAMPLE_SIZE), ...options.env } });
+  const server = await startOrgsimServe({
+    serverDir: SERVER_DIR,
+    env: { ...backendEnv(dataDir), ORGSIM_SAMPLE_SIZE: String(TEST_SAMPLE_SIZE), ...options.env },
+  });
   return { baseUrl: server.baseUrl, dataDir, output: server.output, stop: server.stop };
 }
 

@@ -26,7 +26,9 @@ let cases = 0;
 
 beforeAll(async () => {
   const all = "search:read,collections:read,collections:write,organizations:write";
-  const [a, g] = await Promise.all(["acme", "globex"].map((tenant) => orgsimCommand(["keys", "create", "--tenant", tenant, "--scopes", all, "--json"], dataDir)));
+  const [a, g] = await Promise.all(
+    ["acme", "globex"].map((tenant) => orgsimCommand(["keys", "create", "--tenant", tenant, "--scopes", all, "--json"], dataDir)),
+  );
   for (const result of [a, g]) expect(result!.code, result!.stderr).toBe(0);
   tokens.acme = JSON.parse(a!.stdout).token;
   tokens.globex = JSON.parse(g!.stdout).token;
@@ -91,7 +93,8 @@ function raw(method: string, path: string, options: { body?: string | Buffer; he
 const json = (value: unknown) => JSON.stringify(value);
 const JSON_TYPE = { "content-type": "application/json" };
 const restPost = (path: string, body: string | Buffer, headers: Record<string, string> = JSON_TYPE) => raw("POST", `/v1${path}`, { body, headers });
-const trpcPost = (procedure: string, body: string | Buffer, headers: Record<string, string> = JSON_TYPE) => raw("POST", `/trpc/${procedure}`, { body, headers });
+const trpcPost = (procedure: string, body: string | Buffer, headers: Record<string, string> = JSON_TYPE) =>
+  raw("POST", `/trpc/${procedure}`, { body, headers });
 const trpcGet = (procedure: string, input: string) => raw("GET", `/trpc/${procedure}?input=${input}`);
 
 /** The contract's error of a REST or tRPC answer. */
@@ -102,7 +105,12 @@ function expectRefused(a: Answer, statuses: number[] = [400, 404], label = "") {
   expect(a.status, `${label} ${a.status} ${a.text.slice(0, 300)}`).toBeLessThan(500);
   expect(statuses, `${label} ${a.status} ${a.text.slice(0, 300)}`).toContain(a.status);
   const error = contractError(a);
-  expect(error, `${label} ${a.text.slice(0, 300)}`).toMatchObject({ code: expect.any(String), message: expect.any(String), status: a.status, details: expect.any(Object) });
+  expect(error, `${label} ${a.text.slice(0, 300)}`).toMatchObject({
+    code: expect.any(String),
+    message: expect.any(String),
+    status: a.status,
+    details: expect.any(Object),
+  });
   expect(a.text).not.toContain("acme secret");
 }
 
@@ -155,9 +163,17 @@ describe("Elasticsearch and query syntax in ids", () => {
       expectRefused(await raw("PATCH", p, { body: json({ name: "pwned" }), headers: JSON_TYPE }), undefined, label);
       expectRefused(await raw("DELETE", p), undefined, label);
       expectRefused(await raw("DELETE", `${p}/items/${encodeURIComponent(acme.item)}`), undefined, label);
-      expectRefused(await raw("PATCH", `${p}/items/${encodeURIComponent(acme.item)}`, { body: json({ notes: "pwned" }), headers: JSON_TYPE }), undefined, label);
+      expectRefused(
+        await raw("PATCH", `${p}/items/${encodeURIComponent(acme.item)}`, { body: json({ notes: "pwned" }), headers: JSON_TYPE }),
+        undefined,
+        label,
+      );
       expectRefused(await restPost(`/collections/${encodeURIComponent(id)}/items`, json({ entity_type: "person", entity_id: "x" })), undefined, label);
-      expectRefused(await restPost(`/collections/${encodeURIComponent(id)}/items/bulk`, json({ items: [{ entity_type: "person", entity_id: "x" }] })), undefined, label);
+      expectRefused(
+        await restPost(`/collections/${encodeURIComponent(id)}/items/bulk`, json({ items: [{ entity_type: "person", entity_id: "x" }] })),
+        undefined,
+        label,
+      );
     }
     // Acme's own collection is simply absent for globex.
     expect((await raw("GET", `/v1/collections/${acme.collection}`)).status).toBe(404);
@@ -175,7 +191,24 @@ describe("Elasticsearch and query syntax in ids", () => {
   });
 
   it("organization ids are positive integers or a 400", async () => {
-    const ids = ["*", "_all", "1 OR 1=1", "1;DROP TABLE organizations", "0x1", "1e3", "-1", "0", "99999999999999999999", "1.0", "null", "{}", "[1]", "1,2", "_search", "1%00"];
+    const ids = [
+      "*",
+      "_all",
+      "1 OR 1=1",
+      "1;DROP TABLE organizations",
+      "0x1",
+      "1e3",
+      "-1",
+      "0",
+      "99999999999999999999",
+      "1.0",
+      "null",
+      "{}",
+      "[1]",
+      "1,2",
+      "_search",
+      "1%00",
+    ];
     for (const id of ids) {
       const p = encodeURIComponent(id);
       const label = `organization id ${JSON.stringify(id)}`;
@@ -269,7 +302,11 @@ describe("query syntax and Elasticsearch names in text", () => {
       ["__defineGetter__", "x"],
     ];
     for (const [param, value] of filters) {
-      expectInvalid(await raw("GET", `/v1/search/organizations/similar?${new URLSearchParams({ description: "industrial robots", [param]: value })}`), param, `${param}=${value}`);
+      expectInvalid(
+        await raw("GET", `/v1/search/organizations/similar?${new URLSearchParams({ description: "industrial robots", [param]: value })}`),
+        param,
+        `${param}=${value}`,
+      );
     }
     for (const param of ["__proto__", "constructor", "toString"]) {
       expectInvalid(await raw("GET", `/v1/collections?${param}=x`), param, param);
@@ -310,13 +347,21 @@ describe("Elasticsearch fields and prototype keys in bodies", () => {
   it("unknown keys, Elasticsearch's among them, are refused by name and write nothing", async () => {
     for (const key of specialKeys) {
       expectInvalid(await restPost("/collections", json({ name: "x", [key]: "acme" })), key, `create with ${key}`);
-      expectInvalid(await restPost(`/collections/${globexCollection}/items`, json({ entity_type: "person", entity_id: "k", [key]: "acme" })), key, `add with ${key}`);
+      expectInvalid(
+        await restPost(`/collections/${globexCollection}/items`, json({ entity_type: "person", entity_id: "k", [key]: "acme" })),
+        key,
+        `add with ${key}`,
+      );
       expectInvalid(
         await restPost(`/collections/${globexCollection}/items`, json({ entity_type: "person", entity_id: "k", entity: { [key]: "acme" } })),
         "entity",
         `entity with ${key}`,
       );
-      expectInvalid(await raw("PUT", "/v1/organizations/777", { body: json({ name: "x", [key]: { match_all: {} } }), headers: JSON_TYPE }), key, `upsert with ${key}`);
+      expectInvalid(
+        await raw("PUT", "/v1/organizations/777", { body: json({ name: "x", [key]: { match_all: {} } }), headers: JSON_TYPE }),
+        key,
+        `upsert with ${key}`,
+      );
       expectInvalid(await trpcPost("collections.create", json({ name: "x", [key]: "acme" })), key, `tRPC create with ${key}`);
     }
     expect((await api(server, "GET", `/collections/${globexCollection}`, undefined, tokens.globex)).body.item_count).toBe(0);
@@ -344,7 +389,11 @@ describe("Elasticsearch fields and prototype keys in bodies", () => {
     ];
     for (const [path, body] of bodies) {
       expectRefused(await restPost(path, body), [400], body);
-      expectRefused(await trpcPost(path.includes("bulk") ? "collections.items.bulkAdd" : path.includes("items") ? "collections.items.add" : "collections.create", body), [400], `tRPC ${body}`);
+      expectRefused(
+        await trpcPost(path.includes("bulk") ? "collections.items.bulkAdd" : path.includes("items") ? "collections.items.add" : "collections.create", body),
+        [400],
+        `tRPC ${body}`,
+      );
     }
     // Nothing was written, and a new collection has only the contract's fields.
     expect((await api(server, "GET", `/collections/${globexCollection}`, undefined, tokens.globex)).body.item_count).toBe(0);
@@ -453,7 +502,15 @@ describe("huge and malformed JSON", () => {
 
   it("a body with the wrong content-type is a 400 naming content-type; JSON types are accepted", async () => {
     const body = json({ name: "typed" });
-    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/json; charset=latin1", "application/jsonp", "json"]) {
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/xml",
+      "application/json; charset=latin1",
+      "application/jsonp",
+      "json",
+    ]) {
       expectInvalid(await restPost("/collections", body, { "content-type": type }), "content-type", type);
     }
     expectInvalid(await restPost("/collections", body, {}), "content-type", "no content-type");
@@ -489,7 +546,10 @@ describe("invalid UTF-8", () => {
     for (const [label, bytes] of invalidSequences) {
       expectInvalid(await restPost("/collections", bodyWith(bytes)), "body", label);
       expectInvalid(
-        await restPost(`/collections/${globexCollection}/items`, Buffer.concat([Buffer.from('{"entity_type":"person","entity_id":"'), Buffer.from(bytes), Buffer.from('"}')])),
+        await restPost(
+          `/collections/${globexCollection}/items`,
+          Buffer.concat([Buffer.from('{"entity_type":"person","entity_id":"'), Buffer.from(bytes), Buffer.from('"}')]),
+        ),
         "body",
         label,
       );
@@ -601,7 +661,8 @@ describe("path traversal", () => {
       expect(leaked(answer), path).toBe(false);
     }
     // The real files are still served.
-    for (const file of ["/docs", "/docs/", "/docs/swagger-ui.css", "/docs/swagger-ui-bundle.js"]) expect((await raw("GET", file, { token: null })).status, file).toBe(200);
+    for (const file of ["/docs", "/docs/", "/docs/swagger-ui.css", "/docs/swagger-ui-bundle.js"])
+      expect((await raw("GET", file, { token: null })).status, file).toBe(200);
   });
 
   it("on /docs, names of Object.prototype members are a 404 with a request id, nothing logged; the page itself logs nothing", async () => {

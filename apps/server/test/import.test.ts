@@ -27,12 +27,17 @@ async function orgsimImport(file: string, mapping: string) {
 
 describe("orgsim import", () => {
   it("imports a CSV export, reports bad rows by line and keeps the good ones", async () => {
-    const csv = readFileSync(join(REPO, "examples", "my-companies.csv"), "utf8").trimEnd().split("\n");
+    const csv = readFileSync(join(REPO, "examples", "my-companies.csv"), "utf8")
+      .trimEnd()
+      .split("\n");
     // Line 6: a bad country; line 7: no name.
     const header = csv[0]!.split(",");
     const bad = (fields: Record<string, string>) => header.map((h) => fields[h] ?? "").join(",");
     const file = join(dataDir, "export.csv");
-    writeFileSync(file, [...csv, bad({ "Company ID": "9001", "Company Name": "Broken Country", "HQ Country": "Atlantis" }), bad({ "Company ID": "9002" })].join("\n"));
+    writeFileSync(
+      file,
+      [...csv, bad({ "Company ID": "9001", "Company Name": "Broken Country", "HQ Country": "Atlantis" }), bad({ "Company ID": "9002" })].join("\n"),
+    );
 
     const result = await orgsimImport(file, join(REPO, "examples", "mappings", "my-companies.csv.json"));
     const output = `${result.stdout}${result.stderr}`;

@@ -34,7 +34,10 @@ function expectError(res: ApiResponse, status: number, code: string) {
 function expectInvalid(res: ApiResponse, param: string) {
   expectError(res, 400, "VALIDATION_FAILED");
   const paths = issuePaths(res);
-  expect(paths.some((p: string) => p === param || p.startsWith(`${param}.`)), `issues ${JSON.stringify(paths)} should name ${param}`).toBe(true);
+  expect(
+    paths.some((p: string) => p === param || p.startsWith(`${param}.`)),
+    `issues ${JSON.stringify(paths)} should name ${param}`,
+  ).toBe(true);
 }
 
 /** A tRPC call as the typed client sends it (GET for queries, POST for mutations); the contract error is in error.data.error. */
@@ -155,7 +158,12 @@ describe("request body: 5 MiB", () => {
         controller.close();
       },
     });
-    const res = await fetch(`${server.baseUrl}/v1/collections`, { method: "POST", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit);
+    const res = await fetch(`${server.baseUrl}/v1/collections`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     expectError({ status: res.status, body: await res.json(), headers: res.headers }, 413, "PAYLOAD_TOO_LARGE");
   });
 
@@ -190,7 +198,11 @@ describe("text inputs: 2,000 for queries, 200 for names, 10,000 for notes, 50 ta
 
   it("refuses 10,001 characters of notes, 51 tags and a 65-character tag, naming each", async () => {
     const c = await newCollection();
-    const ok = await api(server, "POST", `/collections/${c}/items`, { ...person("a"), notes: "n".repeat(10_000), tags: Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(64, "t")) });
+    const ok = await api(server, "POST", `/collections/${c}/items`, {
+      ...person("a"),
+      notes: "n".repeat(10_000),
+      tags: Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(64, "t")),
+    });
     expect(ok.status, JSON.stringify(ok.body).slice(0, 300)).toBe(201);
     expectInvalid(await api(server, "POST", `/collections/${c}/items`, { ...person("b"), notes: "n".repeat(10_001) }), "notes");
     expectInvalid(await api(server, "POST", `/collections/${c}/items`, { ...person("b"), tags: Array.from({ length: 51 }, (_, i) => `t${i}`) }), "tags");
@@ -343,7 +355,10 @@ describe("cursors cannot be forged", () => {
     const cursor = await firstSearchCursor();
     expectInvalid(await api(server, "GET", searchPath({ description: "dental clinics software", limit: 5, cursor })), "cursor");
     expectInvalid(await api(server, "GET", searchPath({ description: "industrial robots", countries: "DE", limit: 5, cursor })), "cursor");
-    expectInvalid(await api(server, "GET", `/search/organizations/similar-customers?${query({ organization_customer: "industrial robots", limit: 5, cursor })}`), "cursor");
+    expectInvalid(
+      await api(server, "GET", `/search/organizations/similar-customers?${query({ organization_customer: "industrial robots", limit: 5, cursor })}`),
+      "cursor",
+    );
     expectInvalid(await api(server, "GET", `/search/organizations/3/similar?${query({ limit: 5, cursor })}`), "cursor");
     expectInvalid(await api(server, "GET", `/collections?${query({ cursor })}`), "cursor");
   });

@@ -63,7 +63,12 @@ describe("MCP over Streamable HTTP", () => {
   });
 
   it("answers plain JSON-RPC POSTs with JSON and no session id", async () => {
-    const res = await post({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_organization", arguments: { organization_id: 1, detail: "compact" } } });
+    const res = await post({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "get_organization", arguments: { organization_id: 1, detail: "compact" } },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(res.headers.get("mcp-session-id")).toBeNull();
@@ -107,7 +112,13 @@ describe("MCP over Streamable HTTP", () => {
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${server.baseUrl}/mcp`);
       const req = request(
-        { hostname: url.hostname, port: url.port, path: "/mcp", method: "POST", headers: { host: "evil.example", "content-type": "application/json", accept: "application/json, text/event-stream" } },
+        {
+          hostname: url.hostname,
+          port: url.port,
+          path: "/mcp",
+          method: "POST",
+          headers: { host: "evil.example", "content-type": "application/json", accept: "application/json, text/event-stream" },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -122,7 +133,8 @@ describe("MCP over Streamable HTTP", () => {
 
 describe("a batch of long searches and other clients", () => {
   /** A 2,000-character description (the longest a query may be), different for each call so nothing is reused. */
-  const longDescription = (i: number) => `Call ${i}: ${"industrial robots for warehouses, precision farming sensors and payments software ".repeat(30)}`.slice(0, 2000);
+  const longDescription = (i: number) =>
+    `Call ${i}: ${"industrial robots for warehouses, precision farming sensors and payments software ".repeat(30)}`.slice(0, 2000);
   const searchCall = (id: number) => ({
     jsonrpc: "2.0",
     id,

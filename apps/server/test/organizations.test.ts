@@ -16,8 +16,15 @@ const lyonRobotics = {
   name: "Lyon Test Robotics",
   description: "Builds collaborative robot arms for food packaging lines. Its customers are plant managers at mid-sized food manufacturers.",
   categories: ["robotics", "industrial-automation"],
-  metrics: { employee_count: 42, founded_on: "2015-03-01", funding: { total_raised_usd: 12_000_000, rounds_count: 3, last_round: { stage: "series_a", announced_on: "2023-05-02", amount_usd: 8_000_000 } } },
-  location: { headquarters: { city: "Lyon", subdivision_code: "FR-ARA", country_code: "FRA" }, offices: [{ city: "Austin", country_code: "US", subdivision_code: "US-TX" }] },
+  metrics: {
+    employee_count: 42,
+    founded_on: "2015-03-01",
+    funding: { total_raised_usd: 12_000_000, rounds_count: 3, last_round: { stage: "series_a", announced_on: "2023-05-02", amount_usd: 8_000_000 } },
+  },
+  location: {
+    headquarters: { city: "Lyon", subdivision_code: "FR-ARA", country_code: "FRA" },
+    offices: [{ city: "Austin", country_code: "US", subdivision_code: "US-TX" }],
+  },
 };
 
 describe("organizations", () => {

@@ -140,7 +140,11 @@ describe("similar to a business description", () => {
   it("returns `limit` results for a restrictive filter whenever that many match", async () => {
     const matching = sample.filter(predicates.categories!.keep);
     const limit = Math.min(10, matching.length);
-    const res = await api(server, "GET", `/search/organizations/similar?${query({ description: "organic farming robots", categories: "payments,banking", limit })}`);
+    const res = await api(
+      server,
+      "GET",
+      `/search/organizations/similar?${query({ description: "organic farming robots", categories: "payments,banking", limit })}`,
+    );
     expect(res.body.data).toHaveLength(limit);
   });
 
@@ -164,7 +168,11 @@ describe("similar to a business description", () => {
   it("leaves out exclude_ids and applies min_score as a floor", async () => {
     const top = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 10, ranking: "vector" })}`);
     const excluded = top.body.data.slice(0, 3).map((o: any) => o.id);
-    const res = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7, ranking: "vector", exclude_ids: excluded.join(",") })}`);
+    const res = await api(
+      server,
+      "GET",
+      `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7, ranking: "vector", exclude_ids: excluded.join(",") })}`,
+    );
     expect(res.body.data.map((o: any) => o.id)).toEqual(top.body.data.slice(3, 10).map((o: any) => o.id));
     // Hybrid: excluded before ranking too, so the page is still full.
     const hybrid = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7, exclude_ids: excluded.join(",") })}`);
@@ -253,7 +261,11 @@ describe("similar customer base", () => {
   });
 
   it("ranks organizations whose customers match first", async () => {
-    const res = await api(server, "GET", `/search/organizations/similar-customers?${query({ organization_customer: "hospitals, clinics and doctors", limit: 5 })}`);
+    const res = await api(
+      server,
+      "GET",
+      `/search/organizations/similar-customers?${query({ organization_customer: "hospitals, clinics and doctors", limit: 5 })}`,
+    );
     const texts = res.body.data.map((o: Organization) => (customerTextOf(byId.get(o.id)!) ?? "").toLowerCase());
     const medical = texts.filter((t: string) => /hospital|clinic|doctor|patient|health|medical|care/.test(t));
     expect(medical.length).toBeGreaterThanOrEqual(3);

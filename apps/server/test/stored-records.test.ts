@@ -70,7 +70,10 @@ describe("a refused write stores nothing", () => {
     const unsafeId = await api(server, "POST", "/organizations/bulk", { organizations: [{ id: 2 ** 53, name: "Unsafe id" }] });
     expect(unsafeId.status).toBe(400);
     expect(new Set(issuePaths(unsafeId.body))).toEqual(new Set(["organizations.0.id"]));
-    const largest = await api(server, "PUT", "/organizations/991007", { name: "Largest", metrics: { employee_count: 2_147_483_647, founded_on: "2100-12-31" } });
+    const largest = await api(server, "PUT", "/organizations/991007", {
+      name: "Largest",
+      metrics: { employee_count: 2_147_483_647, founded_on: "2100-12-31" },
+    });
     expect(largest.status, JSON.stringify(largest.body)).toBe(200);
     expect((await api(server, "GET", "/organizations/991007")).body).toEqual(largest.body);
   });
@@ -83,7 +86,12 @@ describe("the stored form is checked before any write", () => {
     expect(put.status).toBe(400);
     expect(issuePaths(put.body)).toEqual(["domain"]);
     expect((await api(server, "GET", "/organizations/991020")).status).toBe(404);
-    const bulk = await api(server, "POST", "/organizations/bulk", { organizations: [{ id: 991021, name: "Fine" }, { id: 991020, name: "Long domain", domain: "İ".repeat(200) }] });
+    const bulk = await api(server, "POST", "/organizations/bulk", {
+      organizations: [
+        { id: 991021, name: "Fine" },
+        { id: 991020, name: "Long domain", domain: "İ".repeat(200) },
+      ],
+    });
     expect(bulk.status).toBe(400);
     expect(bulk.body.error.details.failing_indexes).toEqual([1]);
     expect((await api(server, "GET", "/organizations/991021")).status).toBe(404);
@@ -92,7 +100,11 @@ describe("the stored form is checked before any write", () => {
 
 describe("a stored record that cannot be read", () => {
   it("is left out of searches, refused by GET with its id, logged once and counted by /ready until rewritten", async () => {
-    const put = await api(server, "PUT", "/organizations/991010", { name: "Factory Robots", description: "Robots for factories.", metrics: { founded_on: "1990-01-01" } });
+    const put = await api(server, "PUT", "/organizations/991010", {
+      name: "Factory Robots",
+      description: "Robots for factories.",
+      metrics: { founded_on: "1990-01-01" },
+    });
     expect(put.status).toBe(200);
     expect(await searchedIds()).toContain(991010);
     expect((await ready()).body.checks.unreadable_organizations).toBe(0);

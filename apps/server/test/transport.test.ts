@@ -14,7 +14,12 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startServer({
-    env: { ORGSIM_SAMPLE_SIZE: "20", ORGSIM_ALLOWED_HOSTS: "orgsim.internal, [fd00::5]", ORGSIM_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), ORGSIM_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+    env: {
+      ORGSIM_SAMPLE_SIZE: "20",
+      ORGSIM_ALLOWED_HOSTS: "orgsim.internal, [fd00::5]",
+      ORGSIM_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+      ORGSIM_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    },
   });
 });
 afterAll(async () => {
@@ -71,10 +76,18 @@ function send(method: string, path: string, headers: Record<string, string | str
 
 describe("slow clients", () => {
   it("answers headers that do not arrive within ORGSIM_HEADERS_TIMEOUT_MS with 408 REQUEST_TIMEOUT and a request id", async () => {
-    const answer = await rawExchange(["GET /v1/categories HTTP/1.1\r\n", "Host: 127.0.0.1\r\n", "X-Slow: 1\r\n", "X-Slow: 2\r\n", "X-Slow: 3\r\n", "X-Slow: 4\r\n"], 500);
+    const answer = await rawExchange(
+      ["GET /v1/categories HTTP/1.1\r\n", "Host: 127.0.0.1\r\n", "X-Slow: 1\r\n", "X-Slow: 2\r\n", "X-Slow: 3\r\n", "X-Slow: 4\r\n"],
+      500,
+    );
     console.log(`[transport] headers cut after ${answer.ms} ms (timeout ${HEADERS_TIMEOUT_MS} ms)`);
     expect(answer.status, answer.text).toBe(408);
-    expect(bodyOf(answer).error).toMatchObject({ code: "REQUEST_TIMEOUT", status: 408, details: { headers_timeout_ms: HEADERS_TIMEOUT_MS }, request_id: expect.any(String) });
+    expect(bodyOf(answer).error).toMatchObject({
+      code: "REQUEST_TIMEOUT",
+      status: 408,
+      details: { headers_timeout_ms: HEADERS_TIMEOUT_MS },
+      request_id: expect.any(String),
+    });
   });
 
   it("answers a body that does not arrive within ORGSIM_REQUEST_TIMEOUT_MS with 408", async () => {
@@ -150,7 +163,11 @@ describe("DNS rebinding: Host and Origin", () => {
     for (const host of ["evil.example", `evil.example:${port()}`, "127.0.0.1.evil.example", "localhost.evil.example", "evil@127.0.0.1"]) {
       const answers = await everySurface({ host });
       expect(statuses(answers), host).toEqual({ restWrite: 403, restRead: 403, trpcWrite: 403, trpcRead: 403, mcp: 403 });
-      expect(answers.restWrite.body.error).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/ORGSIM_ALLOWED_HOSTS/), request_id: expect.any(String) });
+      expect(answers.restWrite.body.error).toMatchObject({
+        code: "FORBIDDEN",
+        message: expect.stringMatching(/ORGSIM_ALLOWED_HOSTS/),
+        request_id: expect.any(String),
+      });
       expect(answers.trpcWrite.body.error.data.error).toMatchObject({ code: "FORBIDDEN" });
       expect(answers.mcp.body.error.data).toMatchObject({ code: "FORBIDDEN" });
     }
@@ -172,7 +189,13 @@ describe("DNS rebinding: Host and Origin", () => {
       expect(answers.restWrite.body.error).toMatchObject({ code: "FORBIDDEN", details: { origin } });
     }
     for (const origin of ["http://localhost:6274", "https://orgsim.internal"]) {
-      expect(statuses(await everySurface({ host: `127.0.0.1:${port()}`, origin })), origin).toEqual({ restWrite: 201, restRead: 200, trpcWrite: 200, trpcRead: 200, mcp: 200 });
+      expect(statuses(await everySurface({ host: `127.0.0.1:${port()}`, origin })), origin).toEqual({
+        restWrite: 201,
+        restRead: 200,
+        trpcWrite: 200,
+        trpcRead: 200,
+        mcp: 200,
+      });
     }
   });
 });

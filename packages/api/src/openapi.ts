@@ -66,7 +66,9 @@ const RESOURCE_LINKS: { from: string; to: string[]; parameters: Record<string, s
 ];
 
 function withResourceLinks(document: OpenAPIObject): OpenAPIObject {
-  const operations = Object.values(document.paths ?? {}).flatMap((path) => Object.values(path as Record<string, { operationId?: string; responses?: Record<string, { links?: unknown }> }>));
+  const operations = Object.values(document.paths ?? {}).flatMap((path) =>
+    Object.values(path as Record<string, { operationId?: string; responses?: Record<string, { links?: unknown }> }>),
+  );
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
   for (const { from, to, parameters } of RESOURCE_LINKS) {
     const source = byId.get(from);
@@ -122,7 +124,8 @@ const intHeader = (description: string, required: boolean) => ({ description, re
 const SHARED_ERRORS: Record<string, Response & { code: ErrorCode | null }> = {
   ValidationFailed: {
     code: "VALIDATION_FAILED",
-    description: "VALIDATION_FAILED: an unknown, missing or invalid parameter or field; `details.issues` lists each with its path (bulk operations add `details.failing_indexes`)",
+    description:
+      "VALIDATION_FAILED: an unknown, missing or invalid parameter or field; `details.issues` lists each with its path (bulk operations add `details.failing_indexes`)",
   },
   Unauthorized: {
     code: "UNAUTHORIZED",
@@ -130,7 +133,10 @@ const SHARED_ERRORS: Record<string, Response & { code: ErrorCode | null }> = {
     headers: { "WWW-Authenticate": { description: 'Always `Bearer realm="orgsim"`', required: true, schema: { type: "string" } } },
   },
   NotFound: { code: "NOT_FOUND", description: "NOT_FOUND: the resource in the path does not exist (another tenant's collection does not exist for this key)" },
-  PayloadTooLarge: { code: "PAYLOAD_TOO_LARGE", description: "PAYLOAD_TOO_LARGE: the request body is larger than 5 MiB, or the URL and headers larger than 64 KiB" },
+  PayloadTooLarge: {
+    code: "PAYLOAD_TOO_LARGE",
+    description: "PAYLOAD_TOO_LARGE: the request body is larger than 5 MiB, or the URL and headers larger than 64 KiB",
+  },
   RateLimited: {
     code: "RATE_LIMITED",
     description: "RATE_LIMITED: the API key's requests-a-minute budget is spent; retry after `Retry-After` seconds",
@@ -142,7 +148,10 @@ const SHARED_ERRORS: Record<string, Response & { code: ErrorCode | null }> = {
     },
   },
   Internal: { code: "INTERNAL", description: "INTERNAL: an unexpected error; no internals are shown, the server's log has them (quote `request_id`)" },
-  BackendUnavailable: { code: "BACKEND_UNAVAILABLE", description: "BACKEND_UNAVAILABLE: the storage backend (e.g. Elasticsearch) cannot be reached or is overloaded; retry shortly" },
+  BackendUnavailable: {
+    code: "BACKEND_UNAVAILABLE",
+    description: "BACKEND_UNAVAILABLE: the storage backend (e.g. Elasticsearch) cannot be reached or is overloaded; retry shortly",
+  },
 };
 
 /**
@@ -159,7 +168,9 @@ function withContractResponses(document: OpenAPIObject): OpenAPIObject {
     ...document.components,
     // trpc-to-openapi's own error schemas (`error.BAD_REQUEST`, …) are replaced by the contract's.
     schemas: { ...schemas, ...components },
-    responses: Object.fromEntries(Object.entries(SHARED_ERRORS).map(([name, { code, ...response }]) => [name, code ? { ...response, content: errorContent(code) } : response])),
+    responses: Object.fromEntries(
+      Object.entries(SHARED_ERRORS).map(([name, { code, ...response }]) => [name, code ? { ...response, content: errorContent(code) } : response]),
+    ),
   } as OpenAPIObject["components"];
 
   const paths = document.paths as Record<string, Record<string, Operation>>;
@@ -175,11 +186,16 @@ function withContractResponses(document: OpenAPIObject): OpenAPIObject {
     for (const status of meta.successStatuses ?? [200]) {
       result[String(status)] = status === 204 ? { description: ok.description ?? "No content" } : ok;
     }
-    result["400"] = declared[400] ? { description: `VALIDATION_FAILED: ${declared[400]}`, content: errorContent("VALIDATION_FAILED") } : ref("ValidationFailed");
+    result["400"] = declared[400]
+      ? { description: `VALIDATION_FAILED: ${declared[400]}`, content: errorContent("VALIDATION_FAILED") }
+      : ref("ValidationFailed");
     result["401"] = ref("Unauthorized");
     // Any key may call an operation that needs no scope (GET /categories).
     if (meta.scope) {
-      result["403"] = { description: `FORBIDDEN: the API key lacks the scope \`${meta.scope}\` (named in \`details.required_scope\`)`, content: errorContent("FORBIDDEN") };
+      result["403"] = {
+        description: `FORBIDDEN: the API key lacks the scope \`${meta.scope}\` (named in \`details.required_scope\`)`,
+        content: errorContent("FORBIDDEN"),
+      };
     }
     if (operation.parameters?.some((p) => p.in === "path")) result["404"] = ref("NotFound");
     if (meta.conflicts?.length) {

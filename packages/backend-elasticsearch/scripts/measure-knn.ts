@@ -124,7 +124,13 @@ async function measure(kind: "uniform" | "clustered", type: VectorIndexType): Pr
     for (const [j, numCandidates] of SWEEP.entries()) {
       const response = await client.search({
         index: `${prefix}-organizations`,
-        knn: { field: "profile_vector", query_vector: Array.from(q), k: 10, num_candidates: numCandidates, ...(quantized ? { rescore_vector: { oversample: 3 } } : {}) },
+        knn: {
+          field: "profile_vector",
+          query_vector: Array.from(q),
+          k: 10,
+          num_candidates: numCandidates,
+          ...(quantized ? { rescore_vector: { oversample: 3 } } : {}),
+        },
         _source: false,
         size: 10,
       });

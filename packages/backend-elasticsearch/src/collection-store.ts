@@ -108,7 +108,15 @@ export const ITEM_MAPPINGS: estypes.MappingTypeMapping = {
 };
 
 function toCollection(doc: CollectionDoc, entityType: EntityType | null, itemCount: number): Collection {
-  return { id: doc.id, name: doc.name, description: doc.description, entity_type: entityType, item_count: itemCount, created_at: doc.created_at, updated_at: doc.updated_at };
+  return {
+    id: doc.id,
+    name: doc.name,
+    description: doc.description,
+    entity_type: entityType,
+    item_count: itemCount,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+  };
 }
 
 /** A write's version, for a later write conditioned on it. */
@@ -162,10 +170,14 @@ interface RefusedItem {
 /** The error for a batch of items Elasticsearch refused in part (and that was taken back). */
 function refusedItemsError(failures: RefusedItem[]): OrgsimError {
   if (failures.every((f) => UNAVAILABLE_STATUSES.has(f.status ?? 0))) {
-    return new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch is overloaded and refused ${failures.length} items (HTTP ${failures[0]?.status}); nothing was added; retry shortly`, {
-      backend: "elasticsearch",
-      reason: "overloaded",
-    });
+    return new OrgsimError(
+      "BACKEND_UNAVAILABLE",
+      `Elasticsearch is overloaded and refused ${failures.length} items (HTTP ${failures[0]?.status}); nothing was added; retry shortly`,
+      {
+        backend: "elasticsearch",
+        reason: "overloaded",
+      },
+    );
   }
   // The reasons are Elasticsearch's internals: for the log, not the caller.
   console.error(`orgsim: Elasticsearch refused items ${failures.map((f) => f.text).join(", ")}; none was added`);
@@ -204,7 +216,15 @@ export class ElasticsearchCollectionStore implements CollectionStore {
 
   async create(tenant: string, input: { name: string; description: string | null; entity_type: EntityType | null }): Promise<Collection> {
     const time = now();
-    const doc: CollectionDoc = { id: newId("col"), tenant, name: input.name, description: input.description, entity_type: input.entity_type, created_at: time, updated_at: time };
+    const doc: CollectionDoc = {
+      id: newId("col"),
+      tenant,
+      name: input.name,
+      description: input.description,
+      entity_type: input.entity_type,
+      created_at: time,
+      updated_at: time,
+    };
     return guarded(this.config.url, async () => {
       await this.client.create({ index: this.names.collections.alias, id: doc.id, document: doc, refresh: this.config.refresh });
       return toCollection(doc, doc.entity_type, 0);
@@ -335,7 +355,12 @@ export class ElasticsearchCollectionStore implements CollectionStore {
       if (!(await this.readCollection(tenant, collectionId))) return null;
       // The fingerprint binds the cursor to this tenant and collection.
       const filter = [{ term: { collection_id: collectionId } }, { term: { tenant } }];
-      return keysetPage(["items", tenant, collectionId], page, (after, limit) => this.pageRows<ItemDoc>(this.names.items.alias, filter, after, limit), (docs) => docs.map(toItem));
+      return keysetPage(
+        ["items", tenant, collectionId],
+        page,
+        (after, limit) => this.pageRows<ItemDoc>(this.names.items.alias, filter, after, limit),
+        (docs) => docs.map(toItem),
+      );
     });
   }
 

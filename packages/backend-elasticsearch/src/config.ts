@@ -91,11 +91,14 @@ export function resolveConfig(options: ElasticsearchBackendOptions): ResolvedCon
   const indexPrefix = options.indexPrefix ?? "orgsim";
   if (!INDEX_PREFIX.test(indexPrefix)) throw new Error(`indexPrefix must be lowercase letters, digits, '_', '-' or '.': ${JSON.stringify(indexPrefix)}`);
   const quantization = options.quantization ?? "int8_hnsw";
-  if (!VECTOR_INDEX_TYPES.includes(quantization)) throw new Error(`quantization must be one of ${VECTOR_INDEX_TYPES.join(", ")}: ${JSON.stringify(quantization)}`);
+  if (!VECTOR_INDEX_TYPES.includes(quantization))
+    throw new Error(`quantization must be one of ${VECTOR_INDEX_TYPES.join(", ")}: ${JSON.stringify(quantization)}`);
   const dimension = options.dimension;
-  if (dimension !== undefined && !(Number.isInteger(dimension) && dimension > 0 && dimension <= 4096)) throw new Error(`dimension must be an integer in 1..4096: ${dimension}`);
+  if (dimension !== undefined && !(Number.isInteger(dimension) && dimension > 0 && dimension <= 4096))
+    throw new Error(`dimension must be an integer in 1..4096: ${dimension}`);
   const numCandidates = options.numCandidates ?? 500;
-  if (!(Number.isInteger(numCandidates) && numCandidates >= 10 && numCandidates <= 10_000)) throw new Error(`numCandidates must be an integer in 10..10000: ${numCandidates}`);
+  if (!(Number.isInteger(numCandidates) && numCandidates >= 10 && numCandidates <= 10_000))
+    throw new Error(`numCandidates must be an integer in 10..10000: ${numCandidates}`);
   const oversample = options.oversample ?? 3;
   if (!(oversample === 0 || (oversample >= 1 && oversample <= 10))) throw new Error(`oversample must be 0 or within 1..10: ${oversample}`);
   return {

@@ -48,7 +48,11 @@ function unavailableError(error: unknown): OrgsimError {
           : status !== undefined
             ? [`Elasticsearch is unavailable (HTTP ${status})`, "unavailable"]
             : ["Elasticsearch is unreachable", "unreachable"];
-  const mapped = new OrgsimError("BACKEND_UNAVAILABLE", `${message}; retry shortly`, { backend: "elasticsearch", reason, ...(status ? { elasticsearch_status: status } : {}) });
+  const mapped = new OrgsimError("BACKEND_UNAVAILABLE", `${message}; retry shortly`, {
+    backend: "elasticsearch",
+    reason,
+    ...(status ? { elasticsearch_status: status } : {}),
+  });
   // For a debugger or a server log; the contract error shows only code, message and details.
   Object.defineProperty(mapped, "cause", { value: error, enumerable: false });
   return mapped;

@@ -9,7 +9,15 @@ import { ElasticsearchOrganizationStore } from "./organization-store";
 
 export { ElasticsearchApiKeyStore } from "./api-key-store";
 export { ElasticsearchCollectionStore, itemIdOf } from "./collection-store";
-export { type ElasticsearchBackendOptions, indexNames, isQuantized, type ResolvedConfig, resolveConfig, VECTOR_INDEX_TYPES, type VectorIndexType } from "./config";
+export {
+  type ElasticsearchBackendOptions,
+  indexNames,
+  isQuantized,
+  type ResolvedConfig,
+  resolveConfig,
+  VECTOR_INDEX_TYPES,
+  type VectorIndexType,
+} from "./config";
 export { filterQuery, organizationMappings, toDocument } from "./organization-document";
 export { ElasticsearchOrganizationStore, MAX_CANDIDATES } from "./organization-store";
 
@@ -86,7 +94,11 @@ async function checkCluster(client: Client, config: ResolvedConfig): Promise<str
       version = undefined;
     }
   }
-  if (!version) throw new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch at ${url} does not tell its version (neither GET /_nodes/_local nor GET / answered); orgsim needs 8.x`);
+  if (!version)
+    throw new OrgsimError(
+      "BACKEND_UNAVAILABLE",
+      `Elasticsearch at ${url} does not tell its version (neither GET /_nodes/_local nor GET / answered); orgsim needs 8.x`,
+    );
   const major = Number(version.split(".")[0]);
   if (major !== 8) {
     throw new OrgsimError(
@@ -104,7 +116,11 @@ function unreachable(error: unknown, url: string): OrgsimError {
   }
   const status = statusOf(error);
   if (status === 401 || status === 403) {
-    return new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch at ${url} refused our credentials for GET /_cluster/health (HTTP ${status}: ${reasonOf(error)})`, { url });
+    return new OrgsimError(
+      "BACKEND_UNAVAILABLE",
+      `Elasticsearch at ${url} refused our credentials for GET /_cluster/health (HTTP ${status}: ${reasonOf(error)})`,
+      { url },
+    );
   }
   if (status !== undefined) {
     return new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch at ${url} answered GET /_cluster/health with HTTP ${status} (${reasonOf(error)})`, { url });

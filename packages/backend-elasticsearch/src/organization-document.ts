@@ -164,10 +164,21 @@ export function filterQuery(f: OrganizationFilter, kind: VectorKind): estypes.Qu
   }
   if (f.employeeRanges) filter.push({ terms: { employee_range: f.employeeRanges } });
   if (f.employeesMin !== undefined || f.employeesMax !== undefined) {
-    filter.push({ range: { employee_count: { ...(f.employeesMin !== undefined ? { gte: f.employeesMin } : {}), ...(f.employeesMax !== undefined ? { lte: f.employeesMax } : {}) } } });
+    filter.push({
+      range: {
+        employee_count: { ...(f.employeesMin !== undefined ? { gte: f.employeesMin } : {}), ...(f.employeesMax !== undefined ? { lte: f.employeesMax } : {}) },
+      },
+    });
   }
   if (f.foundedYearMin !== undefined || f.foundedYearMax !== undefined) {
-    filter.push({ range: { founded_year: { ...(f.foundedYearMin !== undefined ? { gte: f.foundedYearMin } : {}), ...(f.foundedYearMax !== undefined ? { lte: f.foundedYearMax } : {}) } } });
+    filter.push({
+      range: {
+        founded_year: {
+          ...(f.foundedYearMin !== undefined ? { gte: f.foundedYearMin } : {}),
+          ...(f.foundedYearMax !== undefined ? { lte: f.foundedYearMax } : {}),
+        },
+      },
+    });
   }
   if (f.categories) filter.push({ terms: { categories: f.categories } });
   if (f.fundingStages) filter.push({ terms: { last_round_stage: f.fundingStages } });

@@ -41,7 +41,9 @@ export class OrganizationDocuments {
       const response = await this.client.bulk({ operations, refresh: this.config.refresh });
       this.index.forgetModel();
       if (!response.errors) return;
-      const failed = response.items.flatMap((item, i) => (item.index?.error ? [{ id: records[i]?.organization.id, error: item.index.error, status: item.index.status }] : []));
+      const failed = response.items.flatMap((item, i) =>
+        item.index?.error ? [{ id: records[i]?.organization.id, error: item.index.error, status: item.index.status }] : [],
+      );
       const written = response.items.flatMap((item) => (item.index && !item.index.error ? [item.index] : []));
       await this.putBack(written, previous);
       throw refusedBatchError(failed, records.length);
@@ -127,14 +129,20 @@ function refusedBatchError(failed: Refused[], total: number): OrgsimError {
   const first = failed[0];
   if (failed.every((f) => UNAVAILABLE_STATUSES.has(f.status))) {
     // Shed load (a full write queue, a shard not ready): the whole batch may be sent again.
-    return new OrgsimError("BACKEND_UNAVAILABLE", `Elasticsearch is overloaded and refused ${failed.length} of ${total} organizations (HTTP ${first?.status}); nothing was written; retry shortly`, {
-      backend: "elasticsearch",
-      reason: "overloaded",
-      failed_ids: failed.map((f) => f.id),
-    });
+    return new OrgsimError(
+      "BACKEND_UNAVAILABLE",
+      `Elasticsearch is overloaded and refused ${failed.length} of ${total} organizations (HTTP ${first?.status}); nothing was written; retry shortly`,
+      {
+        backend: "elasticsearch",
+        reason: "overloaded",
+        failed_ids: failed.map((f) => f.id),
+      },
+    );
   }
   // The reasons are Elasticsearch's internals: for the log, not the caller.
-  console.error(`orgsim: Elasticsearch refused organizations ${failed.map((f) => `${f.id} (${f.error.type}: ${f.error.reason})`).join(", ")}; the batch was undone`);
+  console.error(
+    `orgsim: Elasticsearch refused organizations ${failed.map((f) => `${f.id} (${f.error.type}: ${f.error.reason})`).join(", ")}; the batch was undone`,
+  );
   return new OrgsimError("INTERNAL", `Elasticsearch refused ${failed.length} of ${total} organizations (first: ${first?.id}); nothing was written`, {
     failed_ids: failed.map((f) => f.id),
   });

@@ -11,7 +11,15 @@ import { assertModelAdmitted, OrgsimError, type VectorModel } from "@orgsim/core
 import type { IndexName, ResolvedConfig, VectorIndexType } from "./config";
 import { ensureIndex, scanIds, unlessNotFound } from "./elastic";
 import { guarded } from "./errors";
-import { type IndexMeta, ORGSIM_SCHEMA, type OrganizationDocument, organizationMappings, WORD_FIELD, WORD_SETTINGS, wordFieldsOf } from "./organization-document";
+import {
+  type IndexMeta,
+  ORGSIM_SCHEMA,
+  type OrganizationDocument,
+  organizationMappings,
+  WORD_FIELD,
+  WORD_SETTINGS,
+  wordFieldsOf,
+} from "./organization-document";
 
 /** How long the index description and the vector model are trusted before being read again. */
 const CACHE_MS = 5_000;
@@ -117,12 +125,21 @@ export class OrganizationIndex {
   private infoOf(response: estypes.IndicesGetMappingResponse): IndexInfo {
     const entries = Object.entries(response);
     if (entries.length !== 1) {
-      throw new OrgsimError("INTERNAL", `${this.name.alias} resolves to ${entries.length} indices (${entries.map(([n]) => n).join(", ")}); it must name exactly one`);
+      throw new OrgsimError(
+        "INTERNAL",
+        `${this.name.alias} resolves to ${entries.length} indices (${entries.map(([n]) => n).join(", ")}); it must name exactly one`,
+      );
     }
     const [index, { mappings }] = entries[0] as [string, estypes.IndicesGetMappingIndexMappingRecord];
     const profile = mappings.properties?.profile_vector as estypes.MappingDenseVectorProperty | undefined;
     const customer = mappings.properties?.customer_vector as estypes.MappingDenseVectorProperty | undefined;
-    if (profile?.type !== "dense_vector" || customer?.type !== "dense_vector" || !profile.dims || profile.dims !== customer.dims || profile.similarity !== "cosine") {
+    if (
+      profile?.type !== "dense_vector" ||
+      customer?.type !== "dense_vector" ||
+      !profile.dims ||
+      profile.dims !== customer.dims ||
+      profile.similarity !== "cosine"
+    ) {
       throw new OrgsimError(
         "INTERNAL",
         `Index ${index} (alias ${this.name.alias}) was not made by orgsim: it needs profile_vector and customer_vector as dense_vector fields of equal dims with cosine similarity`,
@@ -189,7 +206,10 @@ export class OrganizationIndex {
     await ensureIndex(this.client, { alias: this.name.alias, index: info.index }, () => this.indexSpec(model.dimension, model));
     const remade = this.validate(await this.read());
     if (remade.dimension !== model.dimension) {
-      throw new OrgsimError("CONFLICT", `Index ${remade.index} was re-created by someone else with ${remade.dimension}-d vectors meanwhile; model ${model.modelId} is ${model.dimension}-d`);
+      throw new OrgsimError(
+        "CONFLICT",
+        `Index ${remade.index} was re-created by someone else with ${remade.dimension}-d vectors meanwhile; model ${model.modelId} is ${model.dimension}-d`,
+      );
     }
     return remade;
   }
@@ -220,7 +240,11 @@ export class OrganizationIndex {
 
   /** The word fields of the documents `ids`, computed from their stored organizations. */
   private async writeWordFields(index: string, ids: string[]): Promise<void> {
-    const response = await this.client.mget<Pick<OrganizationDocument, "doc" | "customer_vector">>({ index, ids, _source_includes: ["doc", "customer_vector"] });
+    const response = await this.client.mget<Pick<OrganizationDocument, "doc" | "customer_vector">>({
+      index,
+      ids,
+      _source_includes: ["doc", "customer_vector"],
+    });
     const operations = response.docs.flatMap((d) => {
       const source = "found" in d && d.found ? d._source : undefined;
       // A document that holds no organization (written by hand) gets no words, and stays as it is.
@@ -230,6 +254,7 @@ export class OrganizationIndex {
     if (operations.length === 0) return;
     const written = await this.client.bulk({ operations, refresh: false });
     const failed = written.items.find((item) => item.update?.error);
-    if (failed) throw new OrgsimError("INTERNAL", `Adding the word fields to ${index} failed at organization ${failed.update?._id}: ${failed.update?.error?.reason}`);
+    if (failed)
+      throw new OrgsimError("INTERNAL", `Adding the word fields to ${index} failed at organization ${failed.update?._id}: ${failed.update?.error?.reason}`);
   }
 }

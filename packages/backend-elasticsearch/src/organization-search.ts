@@ -113,7 +113,14 @@ export class OrganizationSearch {
     const slack = isQuantized(type) && !rescoring ? 0.05 : 1e-5;
     const similarity = query.minScore !== undefined && query.minScore - slack > -1 ? query.minScore - slack : null;
     const from = Math.max(0, query.offset - MARGIN);
-    return { k: keep, numCandidates, from, size: (throughLast ? keep : Math.min(keep, k + MARGIN)) - from, oversample: rescoring ? this.config.oversample : null, similarity };
+    return {
+      k: keep,
+      numCandidates,
+      from,
+      size: (throughLast ? keep : Math.min(keep, k + MARGIN)) - from,
+      oversample: rescoring ? this.config.oversample : null,
+      similarity,
+    };
   }
 
   /**

@@ -11,7 +11,11 @@ afterAll(() => indices.cleanup());
 async function storedItems(prefix: string, collectionId: string) {
   const client = rawClient();
   await client.indices.refresh({ index: `${prefix}-items` });
-  const response = await client.search<{ entity_type: string; collection_id: string }>({ index: `${prefix}-items`, query: { term: { collection_id: collectionId } }, size: 10_000 });
+  const response = await client.search<{ entity_type: string; collection_id: string }>({
+    index: `${prefix}-items`,
+    query: { term: { collection_id: collectionId } },
+    size: 10_000,
+  });
   await client.close();
   return response.hits.hits.map((h) => h._source as { entity_type: string; collection_id: string });
 }
@@ -50,7 +54,12 @@ describe("elasticsearch: items in the index", () => {
   it("deleting a collection deletes its items (more than one page of them), and only its own", async () => {
     const c = await newCollection();
     const keep = await newCollection();
-    for (let i = 0; i < 3; i++) await backend.collections.addItems("acme", c.id, Array.from({ length: 1000 }, (_, n) => item("person", i * 1000 + n)));
+    for (let i = 0; i < 3; i++)
+      await backend.collections.addItems(
+        "acme",
+        c.id,
+        Array.from({ length: 1000 }, (_, n) => item("person", i * 1000 + n)),
+      );
     await backend.collections.addItems("acme", keep.id, [item("person", 1)]);
     expect(await backend.collections.get("acme", c.id)).toMatchObject({ item_count: 3000 });
     expect(await backend.collections.delete("acme", c.id)).toBe(true);
@@ -78,7 +87,12 @@ describe("elasticsearch: items in the index", () => {
     // What a first add killed between fixing the type and writing its items leaves behind.
     const client = rawClient();
     const stored = (await client.get<Record<string, unknown>>({ index: `${prefix}-collections`, id: c.id }))._source;
-    await client.index({ index: `${prefix}-collections`, id: c.id, document: { ...stored, entity_type: "person", type_claimed_at: new Date().toISOString() }, refresh: true });
+    await client.index({
+      index: `${prefix}-collections`,
+      id: c.id,
+      document: { ...stored, entity_type: "person", type_claimed_at: new Date().toISOString() },
+      refresh: true,
+    });
     await client.close();
     // While the add could still be running, the claim holds.
     await expect(shortClaims.collections.addItems("acme", c.id, [item("organization", 7)])).rejects.toMatchObject({ code: "ENTITY_TYPE_MISMATCH" });

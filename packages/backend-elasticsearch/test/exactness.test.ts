@@ -46,7 +46,11 @@ describe(`${COUNT} vectors of ${DIM} dimensions, default index options`, () => {
   beforeAll(async () => {
     data = vectors(COUNT, 1);
     backend = await indices.open();
-    const records: OrganizationRecord[] = data.map((v, i) => ({ organization: organization(i + 1, { categories: i % 50 === 0 ? ["legal-tech"] : [] }), profileVector: v, customerVector: null }));
+    const records: OrganizationRecord[] = data.map((v, i) => ({
+      organization: organization(i + 1, { categories: i % 50 === 0 ? ["legal-tech"] : [] }),
+      profileVector: v,
+      customerVector: null,
+    }));
     const started = performance.now();
     for (let i = 0; i < records.length; i += 1000) await backend.organizations.upsert(records.slice(i, i + 1000), MODEL);
     console.log(`indexed ${COUNT} x ${DIM}-d (int8_hnsw) in ${((performance.now() - started) / 1000).toFixed(1)} s`);

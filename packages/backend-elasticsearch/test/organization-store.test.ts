@@ -33,7 +33,13 @@ describe("elasticsearch: the index, its mapping and kNN", () => {
     expect(Object.keys(aliases)).toEqual([`${alias}-v1`]);
     const mapping = (await client.indices.getMapping({ index: alias }))[`${alias}-v1`]?.mappings;
     expect(mapping?._meta).toEqual({ orgsim_schema: 2, model_id: "test-model", dimension: DIM });
-    expect(mapping?.properties?.profile_vector).toMatchObject({ type: "dense_vector", dims: DIM, similarity: "cosine", index: true, index_options: { type: "int8_hnsw" } });
+    expect(mapping?.properties?.profile_vector).toMatchObject({
+      type: "dense_vector",
+      dims: DIM,
+      similarity: "cosine",
+      index: true,
+      index_options: { type: "int8_hnsw" },
+    });
     expect(mapping?.properties?.customer_vector).toMatchObject({ type: "dense_vector", dims: DIM, similarity: "cosine" });
     for (const field of ["hq_country", "hq_subdivision", "location_countries", "location_subdivisions", "employee_range", "categories", "last_round_stage"]) {
       expect(mapping?.properties?.[field], field).toEqual({ type: "keyword" });
@@ -103,11 +109,18 @@ describe("elasticsearch: the index, its mapping and kNN", () => {
     const [kept, replaced, added, refused] = randomRecords(4, DIM, 31) as OrganizationRecord[];
     await store.upsert([kept as OrganizationRecord, replaced as OrganizationRecord], MODEL);
     const before = await store.getMany([1, 2]);
-    const renamed = { ...(replaced as OrganizationRecord), organization: { ...(replaced as OrganizationRecord).organization, name: "Renamed" }, profileVector: unitVector(DIM, rng(32)) };
+    const renamed = {
+      ...(replaced as OrganizationRecord),
+      organization: { ...(replaced as OrganizationRecord).organization, name: "Renamed" },
+      profileVector: unitVector(DIM, rng(32)),
+    };
     // A keyword term of over 32,766 bytes: Lucene refuses that document alone (the read schema
     // does not bound subdivision codes; the write schema only accepts ISO codes).
     const headquarters = { ...(refused as OrganizationRecord).organization.location.headquarters, subdivision_code: "X".repeat(40_000) } as never;
-    const immense = { ...(refused as OrganizationRecord), organization: { ...(refused as OrganizationRecord).organization, location: { headquarters, offices: [] } } };
+    const immense = {
+      ...(refused as OrganizationRecord),
+      organization: { ...(refused as OrganizationRecord).organization, location: { headquarters, offices: [] } },
+    };
     const batch = [renamed, added as OrganizationRecord, immense];
     const error = await store.upsert(batch, MODEL).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "INTERNAL", message: expect.stringContaining("nothing was written"), details: { failed_ids: [4] } });
@@ -129,7 +142,12 @@ describe("elasticsearch: the index, its mapping and kNN", () => {
     expect(want.length).toBeLessThan(records.length);
     const client = rawClient();
     const index = (await backend.organizations.describeIndex())?.index as string;
-    const raw = await client.search({ index, knn: { field: "customer_vector", query_vector: Array.from(query), k: 1000, num_candidates: 1000 }, size: 1000, _source: false });
+    const raw = await client.search({
+      index,
+      knn: { field: "customer_vector", query_vector: Array.from(query), k: 1000, num_candidates: 1000 },
+      size: 1000,
+      _source: false,
+    });
     expect(raw.hits.hits.map((h) => Number(h._id)).sort((a, b) => a - b)).toEqual(want.map((h) => h.id).sort((a, b) => a - b));
     await client.close();
   });
@@ -154,7 +172,9 @@ describe("opening", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
-    await expect(indices.open({ url: `http://127.0.0.1:${port}` })).rejects.toMatchObject({ message: expect.stringMatching(/127\.0\.0\.1:\d+ runs 9\.1\.0; this backend needs an 8\.x/) });
+    await expect(indices.open({ url: `http://127.0.0.1:${port}` })).rejects.toMatchObject({
+      message: expect.stringMatching(/127\.0\.0\.1:\d+ runs 9\.1\.0; this backend needs an 8\.x/),
+    });
     server.close();
   });
 

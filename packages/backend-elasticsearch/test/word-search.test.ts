@@ -33,7 +33,10 @@ describe("elasticsearch: word search", () => {
       ];
       for (const text of texts) {
         const analyzed = await client.indices.analyze({ index: indexNames(prefix).organizations.alias, analyzer: "orgsim_text", text });
-        expect(analyzed.tokens?.map((t) => t.token), text).toEqual(lexicalTerms(text));
+        expect(
+          analyzed.tokens?.map((t) => t.token),
+          text,
+        ).toEqual(lexicalTerms(text));
       }
       await client.close();
     } finally {
@@ -91,7 +94,10 @@ describe("elasticsearch: word search", () => {
       const mapping = (await client.indices.getMapping({ index: name.alias }))[name.index]?.mappings;
       expect(mapping?._meta).toMatchObject({ orgsim_schema: 2, model_id: MODEL.modelId });
       // Writes work again with the new fields (the mapping is strict).
-      await store.upsert([{ ...(records[0] as OrganizationRecord), organization: { ...(records[0] as OrganizationRecord).organization, description: "Deep sea cables" } }], MODEL);
+      await store.upsert(
+        [{ ...(records[0] as OrganizationRecord), organization: { ...(records[0] as OrganizationRecord).organization, description: "Deep sea cables" } }],
+        MODEL,
+      );
       expect(await store.searchText({ text: "cables", kind: "profile", filter: {}, size: 10 })).toEqual([1]);
     } finally {
       await backend.close();

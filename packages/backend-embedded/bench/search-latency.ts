@@ -27,7 +27,11 @@ const SCENARIOS: [string, VectorKind, OrganizationFilter][] = [
   ["any office in JP (hq_only=false)", "profile", location(["JP"], [], false)],
   ["size bucket + founded >= 2000", "profile", { employeeRanges: ["51-200", "201-500"], foundedYearMin: 2000 }],
   ["category + stage (restrictive)", "profile", { categories: ["payments"], fundingStages: ["seed"] }],
-  ["subdivision + category + date (very restrictive)", "profile", { ...location([], ["JP-13"]), categories: ["payments", "banking"], lastFundingFrom: "2020-01-01" }],
+  [
+    "subdivision + category + date (very restrictive)",
+    "profile",
+    { ...location([], ["JP-13"]), categories: ["payments", "banking"], lastFundingFrom: "2020-01-01" },
+  ],
 ];
 
 /** The SQL alternative: candidate ids from an indexed query (the bench adds the indexes it needs). */
@@ -61,7 +65,10 @@ function sqlCandidates(db: Db, f: OrganizationFilter): number[] | null {
   }
   if (f.excludeIds) where.push(`id NOT IN ${list(f.excludeIds)}`);
   if (where.length === 0) return null;
-  return db.prepare(`SELECT id FROM organizations WHERE ${where.join(" AND ")}`).pluck().all(...args) as number[];
+  return db
+    .prepare(`SELECT id FROM organizations WHERE ${where.join(" AND ")}`)
+    .pluck()
+    .all(...args) as number[];
 }
 
 function percentiles(samples: number[]) {
@@ -136,7 +143,9 @@ async function bench(count: number) {
       });
       const store = await time(runs, (i) => backend.organizations.search({ vector: q(i), kind, filter, ...PAGE }));
       const pair = (t: { p50: number; p95: number }) => `${ms(t.p50)} / ${ms(t.p95)}`;
-      console.log(`| ${name} | ${(rows?.length ?? count).toLocaleString("en")} | ${pair(memFilter)} | ${pair(sqlFilter)} | ${pair(memSearch)} | ${pair(sqlSearch)} | ${pair(store)} |`);
+      console.log(
+        `| ${name} | ${(rows?.length ?? count).toLocaleString("en")} | ${pair(memFilter)} | ${pair(sqlFilter)} | ${pair(memSearch)} | ${pair(sqlSearch)} | ${pair(store)} |`,
+      );
     }
     db.close();
     await backend.close();

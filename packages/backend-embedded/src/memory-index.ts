@@ -179,7 +179,17 @@ export class MemoryIndex {
     }
     if (row !== last) {
       const d = this.dimension;
-      for (const column of [this.ids, this.hqCountry, this.hqSubdivision, this.employees, this.founded, this.roundDay, this.range, this.stage, this.hasCustomer]) {
+      for (const column of [
+        this.ids,
+        this.hqCountry,
+        this.hqSubdivision,
+        this.employees,
+        this.founded,
+        this.roundDay,
+        this.range,
+        this.stage,
+        this.hasCustomer,
+      ]) {
         column[row] = column[last] as number;
       }
       this.placeCodes[row] = this.placeCodes[last] as readonly number[];
@@ -205,7 +215,19 @@ export class MemoryIndex {
     const fromDay = f.lastFundingFrom ? dayNumber(f.lastFundingFrom) : null;
     const toDay = f.lastFundingTo ? dayNumber(f.lastFundingTo) : null;
     const { employeesMin: eMin, employeesMax: eMax, foundedYearMin: yMin, foundedYearMax: yMax } = f;
-    if (!loc && !ranges && !stages && !cats && excluded.size === 0 && fromDay === null && toDay === null && eMin === undefined && eMax === undefined && yMin === undefined && yMax === undefined) {
+    if (
+      !loc &&
+      !ranges &&
+      !stages &&
+      !cats &&
+      excluded.size === 0 &&
+      fromDay === null &&
+      toDay === null &&
+      eMin === undefined &&
+      eMax === undefined &&
+      yMin === undefined &&
+      yMax === undefined
+    ) {
       return null;
     }
 
@@ -213,7 +235,8 @@ export class MemoryIndex {
     let count = 0;
     for (let r = 0; r < this.n; r++) {
       if (loc) {
-        if (anyOffice ? !matchesAny(this.placeCodes[r] as readonly number[], loc) : !(loc[this.hqCountry[r] as number] || loc[this.hqSubdivision[r] as number])) continue;
+        if (anyOffice ? !matchesAny(this.placeCodes[r] as readonly number[], loc) : !(loc[this.hqCountry[r] as number] || loc[this.hqSubdivision[r] as number]))
+          continue;
       }
       if (ranges && !ranges[this.range[r] as number]) continue;
       if (stages && !stages[this.stage[r] as number]) continue;
@@ -253,7 +276,10 @@ export class MemoryIndex {
       const score = dot(q, matrix, row * d, d);
       if (score >= minScore) heap.offer(row, score);
     }
-    return heap.sorted().slice(options.offset).map((row) => ({ id: this.ids[row.row] as number, score: row.score }));
+    return heap
+      .sorted()
+      .slice(options.offset)
+      .map((row) => ({ id: this.ids[row.row] as number, score: row.score }));
   }
 
   /** The `size` best organizations by the words of their `kind` text (BM25), among the candidate rows (all when null). */
@@ -263,9 +289,7 @@ export class MemoryIndex {
       allowed = new Uint8Array(this.n);
       for (const row of rows) allowed[row] = 1;
     }
-    return this.lexical[kind]
-      .search(lexicalTerms(text), size, allowed, this.ids)
-      .map((hit) => ({ id: this.ids[hit.row] as number, score: hit.score }));
+    return this.lexical[kind].search(lexicalTerms(text), size, allowed, this.ids).map((hit) => ({ id: this.ids[hit.row] as number, score: hit.score }));
   }
 
   /** Exact cosine of `query` against the `kind` vector of each of `ids` that has one. */
@@ -304,7 +328,6 @@ export class MemoryIndex {
     this.capacity = capacity;
   }
 }
-
 
 function matchesAny(codes: readonly number[], table: Uint8Array): boolean {
   for (const code of codes) if (table[code]) return true;

@@ -16,7 +16,6 @@ import {
 import type { Db } from "./database";
 import { guarded } from "./errors";
 
-
 interface CollectionRow extends Omit<Collection, "entity_type"> {
   tenant: string;
   entity_type: EntityType | null;
@@ -53,7 +52,9 @@ export class SqliteCollectionStore implements CollectionStore {
       collections: db.prepare<[string, string, string, number], CollectionRow>(
         "SELECT * FROM collections WHERE tenant = ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?",
       ),
-      insertCollection: db.prepare("INSERT INTO collections (id, tenant, name, description, entity_type, created_at, updated_at) VALUES (@id, @tenant, @name, @description, @entity_type, @created_at, @updated_at)"),
+      insertCollection: db.prepare(
+        "INSERT INTO collections (id, tenant, name, description, entity_type, created_at, updated_at) VALUES (@id, @tenant, @name, @description, @entity_type, @created_at, @updated_at)",
+      ),
       renameCollection: db.prepare("UPDATE collections SET name = @name, description = @description, updated_at = @updated_at WHERE id = @id"),
       deleteCollection: db.prepare<[string]>("DELETE FROM collections WHERE id = ?"),
       deleteItems: db.prepare<[string]>("DELETE FROM collection_items WHERE collection_id = ?"),
@@ -95,7 +96,14 @@ export class SqliteCollectionStore implements CollectionStore {
   }
 
   async list(tenant: string, page: { limit: number; cursor?: string }): Promise<Page<Collection>> {
-    return guarded(() => keysetPage(["collections", tenant], page, (after, limit) => this.sql.collections.all(tenant, ...(after ?? START), limit), (rows) => rows.map(toCollection)));
+    return guarded(() =>
+      keysetPage(
+        ["collections", tenant],
+        page,
+        (after, limit) => this.sql.collections.all(tenant, ...(after ?? START), limit),
+        (rows) => rows.map(toCollection),
+      ),
+    );
   }
 
   async get(tenant: string, id: string): Promise<Collection | null> {
@@ -111,7 +119,12 @@ export class SqliteCollectionStore implements CollectionStore {
         .transaction(() => {
           const row = this.sql.collection.get(id, tenant);
           if (!row) return null;
-          const next = { ...row, name: patch.name ?? row.name, description: patch.description !== undefined ? patch.description : row.description, updated_at: now() };
+          const next = {
+            ...row,
+            name: patch.name ?? row.name,
+            description: patch.description !== undefined ? patch.description : row.description,
+            updated_at: now(),
+          };
           this.sql.renameCollection.run(next);
           return toCollection(next);
         })
@@ -140,7 +153,12 @@ export class SqliteCollectionStore implements CollectionStore {
     return guarded(async () => {
       if (!this.sql.collection.get(collectionId, tenant)) return null;
       // The fingerprint binds the cursor to this tenant and collection.
-      return keysetPage(["items", tenant, collectionId], page, (after, limit) => this.sql.items.all(collectionId, ...(after ?? START), limit), (rows) => rows.map(toItem));
+      return keysetPage(
+        ["items", tenant, collectionId],
+        page,
+        (after, limit) => this.sql.items.all(collectionId, ...(after ?? START), limit),
+        (rows) => rows.map(toItem),
+      );
     });
   }
 
@@ -202,7 +220,10 @@ export class SqliteCollectionStore implements CollectionStore {
     const collection = this.sql.collection.get(collectionId, tenant);
     if (!collection) return null;
     if (items.length === 0) return [];
-    const type = assertItemTypes(collection.entity_type, items.map((i) => i.entity_type));
+    const type = assertItemTypes(
+      collection.entity_type,
+      items.map((i) => i.entity_type),
+    );
     if (collection.entity_type === null) this.sql.setType.run(type, collectionId);
 
     const time = now();

@@ -85,7 +85,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
             this.sql.setMeta.run(MODEL_ID, model.modelId);
             this.sql.setMeta.run(DIMENSION, String(model.dimension));
           }
-          for (const { organization, columns, profileVector, customerVector } of rows) this.write(organization, columns, profileVector, customerVector, model.modelId);
+          for (const { organization, columns, profileVector, customerVector } of rows)
+            this.write(organization, columns, profileVector, customerVector, model.modelId);
           return this.bumpGeneration();
         })
         .immediate();
@@ -262,7 +263,9 @@ export class SqliteOrganizationStore implements OrganizationStore {
            FROM organizations`,
         );
         for (const { id, ...scalars } of orgs.iterate()) columns.set(id, { ...scalars, places: [], categories: [] });
-        const locations = this.db.prepare<[], [number, string | null, string | null]>("SELECT org_id, country_code, subdivision_code FROM organization_locations").raw();
+        const locations = this.db
+          .prepare<[], [number, string | null, string | null]>("SELECT org_id, country_code, subdivision_code FROM organization_locations")
+          .raw();
         for (const [id, country, subdivision] of locations.iterate()) {
           const places = columns.get(id)?.places;
           for (const code of [country, subdivision]) if (code && places && !places.includes(code)) places.push(code);

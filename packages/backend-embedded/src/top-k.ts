@@ -42,7 +42,8 @@ export class TopK {
       if (left >= this.k) break;
       const right = left + 1;
       let child = left;
-      if (right < this.k && this.worse(this.scores[right] as number, this.rows[right] as number, this.scores[left] as number, this.rows[left] as number)) child = right;
+      if (right < this.k && this.worse(this.scores[right] as number, this.rows[right] as number, this.scores[left] as number, this.rows[left] as number))
+        child = right;
       if (!this.worse(this.scores[child] as number, this.rows[child] as number, score, row)) break;
       this.rows[i] = this.rows[child] as number;
       this.scores[i] = this.scores[child] as number;

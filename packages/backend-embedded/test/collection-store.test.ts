@@ -47,7 +47,11 @@ describe("embedded: SQLite specifics", () => {
   it("deleting a collection deletes its items", async () => {
     const c = await newCollection();
     const keep = await newCollection();
-    await backend.collections.addItems("acme", c.id, [1, 2, 3].map((n) => item("person", n)));
+    await backend.collections.addItems(
+      "acme",
+      c.id,
+      [1, 2, 3].map((n) => item("person", n)),
+    );
     await backend.collections.addItems("acme", keep.id, [item("person", 1)]);
     await backend.collections.delete("acme", c.id);
     const raw = new Database(backend.file, { readonly: true });
@@ -74,7 +78,9 @@ describe("embedded: SQLite specifics", () => {
     const types: EntityType[] = ["organization", "person", "product", "address"];
     const startAt = Date.now() + 3000;
     const runs = types.map((type, w) =>
-      promisify(execFile)(process.execPath, ["--import", "tsx", worker, dir.path, "acme", c.id, type, "50", String(w * 1000 + 1), String(startAt)], { cwd: fileURLToPath(new URL("..", import.meta.url)) }),
+      promisify(execFile)(process.execPath, ["--import", "tsx", worker, dir.path, "acme", c.id, type, "50", String(w * 1000 + 1), String(startAt)], {
+        cwd: fileURLToPath(new URL("..", import.meta.url)),
+      }),
     );
     const outputs = (await Promise.all(runs)).map((r) => JSON.parse(r.stdout) as { added: number; refused: number; errors: string[] });
     expect(outputs.flatMap((o) => o.errors)).toEqual([]);

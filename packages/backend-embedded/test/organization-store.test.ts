@@ -64,7 +64,10 @@ describe("embedded: SQLite and the in-memory index", () => {
         await store.delete(id);
         live.delete(id);
       }
-      const replacements = randomRecords(100, DIM, 40 + round).map((r, i) => ({ ...r, organization: { ...r.organization, id: ids[(round * 100 + i * 7) % ids.length] as number } }));
+      const replacements = randomRecords(100, DIM, 40 + round).map((r, i) => ({
+        ...r,
+        organization: { ...r.organization, id: ids[(round * 100 + i * 7) % ids.length] as number },
+      }));
       await store.upsert(replacements, MODEL);
       live = new Map([...live, ...replacements.map((r) => [r.organization.id, r] as const)]);
     }
@@ -72,8 +75,12 @@ describe("embedded: SQLite and the in-memory index", () => {
     const want = expected([...live.values()], query, "customer", {}).map((h) => h.id);
     const check = async (store = backend.organizations) => {
       expect(await store.count()).toBe(live.size);
-      expect((await store.search({ vector: query, kind: "customer", filter: {}, offset: 0, size: 1001 })).map((h) => h.organization.id)).toEqual(want.slice(0, 1001));
-      expect((await store.search({ vector: query, kind: "customer", filter: {}, offset: 500, size: 101 })).map((h) => h.organization.id)).toEqual(want.slice(500, 601));
+      expect((await store.search({ vector: query, kind: "customer", filter: {}, offset: 0, size: 1001 })).map((h) => h.organization.id)).toEqual(
+        want.slice(0, 1001),
+      );
+      expect((await store.search({ vector: query, kind: "customer", filter: {}, offset: 500, size: 101 })).map((h) => h.organization.id)).toEqual(
+        want.slice(500, 601),
+      );
     };
     await check();
     await backend.close();

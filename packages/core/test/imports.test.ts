@@ -7,7 +7,9 @@ const SRC = join(import.meta.dirname, "..", "src");
 
 /** Each module's relative imports, as absolute paths. */
 function importGraph(): Map<string, string[]> {
-  const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => join(SRC, f));
+  const files = readdirSync(SRC, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => join(SRC, f));
   return new Map(
     files.map((file) => {
       const specifiers = [...readFileSync(file, "utf8").matchAll(/from\s+"(\.[^"]+)"/g)].map((m) => resolve(dirname(file), m[1] as string));

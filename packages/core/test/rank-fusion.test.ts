@@ -4,18 +4,22 @@ import { reciprocalRankFusion } from "../src/domain/rank-fusion";
 describe("reciprocal rank fusion", () => {
   it("sums 1/(k + rank) over the rankings", () => {
     // id 2: 1/62 + 1/61 = 0.03252; id 1: 1/61 + 1/63 = 0.03227; id 3: 1/63 + 1/62 = 0.03200.
-    expect(reciprocalRankFusion([
-      [1, 2, 3],
-      [2, 3, 1],
-    ])).toEqual([2, 1, 3]);
+    expect(
+      reciprocalRankFusion([
+        [1, 2, 3],
+        [2, 3, 1],
+      ]),
+    ).toEqual([2, 1, 3]);
   });
 
   it("rewards agreement over a single first place", () => {
     // id 9 is first in one list only; id 5 is second in both.
-    expect(reciprocalRankFusion([
-      [9, 5, 1],
-      [2, 5, 3],
-    ])[0]).toBe(5);
+    expect(
+      reciprocalRankFusion([
+        [9, 5, 1],
+        [2, 5, 3],
+      ])[0],
+    ).toBe(5);
   });
 
   it("keeps ids found by one ranking only, and breaks ties by id", () => {
@@ -25,7 +29,20 @@ describe("reciprocal rank fusion", () => {
 
   it("uses k = 60 unless told otherwise", () => {
     // With k = 0, first place (1/1) beats two second places (1/2 + 1/2 ties; id order decides).
-    expect(reciprocalRankFusion([[7, 8], [6, 8]], 0)).toEqual([6, 7, 8]);
-    expect(reciprocalRankFusion([[7, 8], [6, 8]])[0]).toBe(8);
+    expect(
+      reciprocalRankFusion(
+        [
+          [7, 8],
+          [6, 8],
+        ],
+        0,
+      ),
+    ).toEqual([6, 7, 8]);
+    expect(
+      reciprocalRankFusion([
+        [7, 8],
+        [6, 8],
+      ])[0],
+    ).toBe(8);
   });
 });

@@ -11,7 +11,11 @@ const caught = (fn: () => unknown): OrgsimError => {
 };
 
 const record = (id: number, profile: number, customer: number | null) =>
-  ({ organization: { id }, profileVector: new Float32Array(profile), customerVector: customer === null ? null : new Float32Array(customer) }) as unknown as OrganizationRecord;
+  ({
+    organization: { id },
+    profileVector: new Float32Array(profile),
+    customerVector: customer === null ? null : new Float32Array(customer),
+  }) as unknown as OrganizationRecord;
 
 describe("the vector-model rules both organization stores apply", () => {
   const model = { modelId: "m", dimension: 3 };

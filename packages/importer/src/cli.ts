@@ -43,7 +43,9 @@ export function formatReport(report: ImportReport, options: { show?: number; dry
   const name = basename(report.file);
   const lines: string[] = [];
   const verb = options.dryRun ? "Would import" : "Imported";
-  lines.push(`${verb} ${count(report.imported)} organizations from ${name} in ${seconds(report.durationMs)}${options.dryRun ? " (dry run: nothing written)" : ""}.`);
+  lines.push(
+    `${verb} ${count(report.imported)} organizations from ${name} in ${seconds(report.durationMs)}${options.dryRun ? " (dry run: nothing written)" : ""}.`,
+  );
   lines.push(
     `  read ${count(report.read)} · ${options.dryRun ? "valid" : "imported"} ${count(report.imported)} · failed ${count(report.failedCount)}` +
       (report.duplicates > 0 ? ` · repeated ids ${count(report.duplicates)} (the later row won)` : "") +

@@ -204,19 +204,24 @@ function describeIssue(issue: ValidationIssue, current: Record<string, unknown>,
   const owner = ownerOf(issue.path, new Set(rules.keys()));
   const rule = owner && owner !== "id" ? rules.get(owner) : undefined;
   const rest = owner && owner !== "id" ? issue.path.slice(TARGETS[owner].path.length) : [];
-  const label = owner ? `${owner}${rest.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("")}${rule ? sourceLabel(rule.from) : ""}` : issue.path.join(".") || "organization";
+  const label = owner
+    ? `${owner}${rest.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("")}${rule ? sourceLabel(rule.from) : ""}`
+    : issue.path.join(".") || "organization";
   const value = getAt(current, issue.path);
   const message = value === undefined && /expected \w+, received undefined/.test(issue.message) ? "is empty" : issue.message;
   const shown = value === undefined || message === "is empty" || message.includes(show(value)) ? "" : ` (value ${show(value)})`;
   const hint =
-    /^unknown country code/.test(message) && rule && !rule.steps.some((s) => s.name === "country" || s.name === "location_text") ? '; add the "country" transform to read country names' : "";
+    /^unknown country code/.test(message) && rule && !rule.steps.some((s) => s.name === "country" || s.name === "location_text")
+      ? '; add the "country" transform to read country names'
+      : "";
   return { label, message: `${message}${shown}${hint}`, rule };
 }
 
 /** The issues the service's checks find in the input (the schema, then normalization), as plain issues. */
 function issuesOf(current: Record<string, unknown>): { row: OrganizationWithId; organization: Organization } | { issues: ValidationIssue[] } {
   const parsed = OrganizationWithId.safeParse(current);
-  if (!parsed.success) return { issues: parsed.error.issues.map((i) => ({ path: i.path.map((k) => (typeof k === "symbol" ? String(k) : k)), message: i.message })) };
+  if (!parsed.success)
+    return { issues: parsed.error.issues.map((i) => ({ path: i.path.map((k) => (typeof k === "symbol" ? String(k) : k)), message: i.message })) };
   try {
     return { row: parsed.data, organization: normalizeOrganization(parsed.data) };
   } catch (error) {
@@ -237,7 +242,14 @@ function validateMapped(input: Record<string, unknown>, mapping: Mapping, warnin
     // (a missing required value cannot be left empty: it is fatal whatever on_invalid says)
     const fatal = issues.filter((issue) => describeIssue(issue, current, rules).rule?.onInvalid !== "null" || getAt(current, issue.path) === undefined);
     if (fatal.length > 0) {
-      const messages = [...new Set(fatal.map((issue) => { const d = describeIssue(issue, current, rules); return `${d.label}: ${d.message}`; }))];
+      const messages = [
+        ...new Set(
+          fatal.map((issue) => {
+            const d = describeIssue(issue, current, rules);
+            return `${d.label}: ${d.message}`;
+          }),
+        ),
+      ];
       return { ok: false, message: messages.join("; "), id };
     }
     for (const issue of issues) {
@@ -249,4 +261,3 @@ function validateMapped(input: Record<string, unknown>, mapping: Mapping, warnin
   }
   return { ok: false, message: "could not be made valid", id };
 }
-

@@ -56,10 +56,7 @@ export class MappingError extends Error {
 
 // ---- schema ----
 
-const sourcePath = z
-  .string({ error: "a source field path must be text" })
-  .trim()
-  .min(1, "a source field path must not be empty");
+const sourcePath = z.string({ error: "a source field path must be text" }).trim().min(1, "a source field path must not be empty");
 
 /** One path or a list of them. */
 const sourcePaths = z.preprocess(
@@ -130,7 +127,7 @@ const fieldSpec = z.preprocess(
     .strictObject(
       {
         from: sourcePaths.optional(),
-        join: z.string({ error: "join is the separator text, e.g. \"\\n\\n\"" }).optional(),
+        join: z.string({ error: 'join is the separator text, e.g. "\\n\\n"' }).optional(),
         transform: steps,
         on_invalid: z.enum(["fail", "null"]).optional(),
       },
@@ -156,23 +153,27 @@ const idSpec = z.preprocess(
       { error: (issue) => (issue.code === "invalid_type" ? 'id is a source path ("source_id") or {"hash": ["field", …]}' : undefined) },
     )
     .superRefine((spec, ctx) => {
-      if (!spec.from === !spec.hash) ctx.addIssue({ code: "custom", message: 'give either "from" (a numeric id field) or "hash" (key fields to derive a stable id from)' });
+      if (!spec.from === !spec.hash)
+        ctx.addIssue({ code: "custom", message: 'give either "from" (a numeric id field) or "hash" (key fields to derive a stable id from)' });
       if (spec.hash && spec.transform.length > 0) ctx.addIssue({ code: "custom", message: '"transform" applies to "from" only', path: ["transform"] });
     }),
 );
 
-const fieldsSpec = z
-  .record(z.string(), fieldSpec, { error: "fields is an object: organization field → source" })
-  .superRefine((fields, ctx) => {
-    for (const key of Object.keys(fields)) {
-      if (key === "id") ctx.addIssue({ code: "custom", message: 'the id is set by the top-level "id", not in fields', path: [key] });
-      else if (!isTargetKey(key)) ctx.addIssue({ code: "custom", message: `unknown organization field${closest(key, TARGET_KEYS)}; known: ${TARGET_KEYS.join(", ")}`, path: [key] });
-    }
-    if (!fields.name) ctx.addIssue({ code: "custom", message: '"name" must be mapped (every organization has a name)', path: ["name"] });
-    else if (fields.name.on_invalid === "null") {
-      ctx.addIssue({ code: "custom", message: 'a name cannot be left empty: on_invalid "null" is not allowed here (use "truncate" for long names)', path: ["name", "on_invalid"] });
-    }
-  });
+const fieldsSpec = z.record(z.string(), fieldSpec, { error: "fields is an object: organization field → source" }).superRefine((fields, ctx) => {
+  for (const key of Object.keys(fields)) {
+    if (key === "id") ctx.addIssue({ code: "custom", message: 'the id is set by the top-level "id", not in fields', path: [key] });
+    else if (!isTargetKey(key))
+      ctx.addIssue({ code: "custom", message: `unknown organization field${closest(key, TARGET_KEYS)}; known: ${TARGET_KEYS.join(", ")}`, path: [key] });
+  }
+  if (!fields.name) ctx.addIssue({ code: "custom", message: '"name" must be mapped (every organization has a name)', path: ["name"] });
+  else if (fields.name.on_invalid === "null") {
+    ctx.addIssue({
+      code: "custom",
+      message: 'a name cannot be left empty: on_invalid "null" is not allowed here (use "truncate" for long names)',
+      path: ["name", "on_invalid"],
+    });
+  }
+});
 
 const mappingSchema = z
   .strictObject({

@@ -34,7 +34,7 @@ const define = <A>(def: TransformDef<A>) => def;
 
 /** Shows a value in a message, shortened. */
 export function show(value: Value): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
@@ -76,7 +76,10 @@ export function domainOf(text: string): string | null {
   if (at >= 0 && !value.includes("/")) value = value.slice(at + 1);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) value = `http://${value}`;
   try {
-    const host = new URL(value).hostname.toLowerCase().replace(/^www\d*\./, "").replace(/\.$/, "");
+    const host = new URL(value).hostname
+      .toLowerCase()
+      .replace(/^www\d*\./, "")
+      .replace(/\.$/, "");
     return /^(?=.{1,253}$)([a-z0-9_-]+\.)+[a-z0-9-]{2,}$/.test(host) ? host : null;
   } catch {
     return null;
@@ -204,7 +207,8 @@ export const TRANSFORMS = {
       const country = typeof countryText === "string" ? toCountryCode(countryText) : null;
       return typeof v === "string" || typeof v === "number" ? toSubdivisionCode(String(v), country) : null;
     },
-    summary: 'ISO 3166-2 code from a full code ("US-CA"), a US state / Canadian province (code or name), or, with `country_from`, a short code of that country ("NSW" in Australia → AU-NSW); null when not a known subdivision',
+    summary:
+      'ISO 3166-2 code from a full code ("US-CA"), a US state / Canadian province (code or name), or, with `country_from`, a short code of that country ("NSW" in Australia → AU-NSW); null when not a known subdivision',
   }),
   location_text: define({
     each: true,

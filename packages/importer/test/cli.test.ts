@@ -33,7 +33,7 @@ describe("runImportCli", () => {
     expect(result.exitCode).toBe(0);
     expect(out.text()).toContain("Imported 4 organizations from yc-sample.ndjson in");
     expect(out.text()).toContain("read 8 · imported 4 · failed 3 · repeated ids 1 (the later row won) · warnings 1");
-    expect(out.text()).toContain("Failed rows (first 2 of 3):\n  line 3: name (from \"name\"): is empty\n  line 4: employee_count");
+    expect(out.text()).toContain('Failed rows (first 2 of 3):\n  line 3: name (from "name"): is empty\n  line 4: employee_count');
     expect(out.text()).toContain("Warnings:\n  line 8: id 101 repeats line 1; this later row wins");
     expect(sink.store().size).toBe(4);
   });
@@ -43,7 +43,13 @@ describe("runImportCli", () => {
     const file = join(dir, "bad.ndjson");
     writeFileSync(file, '{"source_id": 1, "name": ""}\nnot json\n');
     const out = capture();
-    const result = await runImportCli({ file, mappingPath: exampleMapping("yc.json"), upsert: recordingUpsert().upsert, stdout: out.stream, stderr: capture().stream });
+    const result = await runImportCli({
+      file,
+      mappingPath: exampleMapping("yc.json"),
+      upsert: recordingUpsert().upsert,
+      stdout: out.stream,
+      stderr: capture().stream,
+    });
     expect(result.exitCode).toBe(1);
     expect(out.text()).toContain("Imported 0 organizations");
     expect(out.text()).toContain("line 2: not valid JSON");
@@ -59,14 +65,26 @@ describe("runImportCli", () => {
     expect(err.text()).toContain(`import: Invalid mapping ${mappingPath}:\n  - fields.employees: unknown organization field`);
 
     const err2 = capture();
-    const missing = await runImportCli({ file: join(dir, "nope.ndjson"), mappingPath: exampleMapping("yc.json"), dryRun: true, stdout: capture().stream, stderr: err2.stream });
+    const missing = await runImportCli({
+      file: join(dir, "nope.ndjson"),
+      mappingPath: exampleMapping("yc.json"),
+      dryRun: true,
+      stdout: capture().stream,
+      stderr: err2.stream,
+    });
     expect(missing.exitCode).toBe(1);
     expect(err2.text()).toMatch(/import: Cannot read .*nope\.ndjson/);
   });
 
   it("a dry run validates without writing", async () => {
     const out = capture();
-    const result = await runImportCli({ file: example("my-companies.csv"), mappingPath: exampleMapping("my-companies.csv.json"), dryRun: true, stdout: out.stream, stderr: capture().stream });
+    const result = await runImportCli({
+      file: example("my-companies.csv"),
+      mappingPath: exampleMapping("my-companies.csv.json"),
+      dryRun: true,
+      stdout: out.stream,
+      stderr: capture().stream,
+    });
     expect(result.exitCode).toBe(0);
     expect(out.text()).toContain("Would import 4 organizations from my-companies.csv");
     expect(out.text()).toContain("(dry run: nothing written)");
@@ -74,7 +92,13 @@ describe("runImportCli", () => {
 
   it("the example CSV maps every column it names", async () => {
     const sink = recordingUpsert();
-    await runImportCli({ file: example("my-companies.csv"), mappingPath: exampleMapping("my-companies.csv.json"), upsert: sink.upsert, stdout: capture().stream, stderr: capture().stream });
+    await runImportCli({
+      file: example("my-companies.csv"),
+      mappingPath: exampleMapping("my-companies.csv.json"),
+      upsert: sink.upsert,
+      stdout: capture().stream,
+      stderr: capture().stream,
+    });
     expect(sink.store().get(1001)).toEqual({
       id: 1001,
       name: "Tidewater Robotics",
@@ -90,6 +114,9 @@ describe("runImportCli", () => {
       location: { headquarters: { city: "Rotterdam", country_code: "NL" } },
       contact: { website: "https://tidewater-robotics.example", social: { linkedin: "https://www.linkedin.com/company/tidewater-robotics-example" } },
     });
-    expect(sink.store().get(1004)).toMatchObject({ categories: ["energy-and-cleantech"], location: { headquarters: { subdivision_code: "CA-ON", country_code: "CA" } } });
+    expect(sink.store().get(1004)).toMatchObject({
+      categories: ["energy-and-cleantech"],
+      location: { headquarters: { subdivision_code: "CA-ON", country_code: "CA" } },
+    });
   });
 });

@@ -75,7 +75,6 @@ export function inMemoryService() {
     close: async () => {},
   };
   const service = new OrganizationService(store, embedder);
-  const snapshot = () =>
-    [...rows.values()].map((r) => r.organization).sort((a: Organization, b: Organization) => a.id - b.id);
+  const snapshot = () => [...rows.values()].map((r) => r.organization).sort((a: Organization, b: Organization) => a.id - b.id);
   return { service, snapshot };
 }

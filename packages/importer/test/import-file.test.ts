@@ -16,7 +16,10 @@ const csvMapping = {
     "headquarters.city": "City",
     "headquarters.subdivision_code": { from: "State", transform: { subdivision: { country_from: "Country" } } },
     "headquarters.country_code": { from: "Country", transform: "country" },
-    categories: { from: "Tags", transform: [{ split: ";" }, { lookup: { Analytics: "data-infrastructure", Retail: "retail-tech", Accounting: "accounting-and-tax" } }] },
+    categories: {
+      from: "Tags",
+      transform: [{ split: ";" }, { lookup: { Analytics: "data-infrastructure", Retail: "retail-tech", Accounting: "accounting-and-tax" } }],
+    },
   },
 };
 
@@ -154,7 +157,10 @@ describe("batches, duplicates and idempotency", () => {
     const second = await importFile({ file: fixture("yc-sample.ndjson"), mapping, upsert, batchSize: 5 });
     expect(snapshot()).toEqual(after1);
     expect(after1.map((o) => o.id)).toEqual([101, 102, 106, 107]);
-    expect(after1[0]).toMatchObject({ name: "Harborlight Inc.", location: { headquarters: { country: "United States of America", world_region: "northern-america" } } });
+    expect(after1[0]).toMatchObject({
+      name: "Harborlight Inc.",
+      location: { headquarters: { country: "United States of America", world_region: "northern-america" } },
+    });
     expect(second).toMatchObject({ read: first.read, imported: first.imported, failedCount: first.failedCount });
   });
 
@@ -202,7 +208,13 @@ describe("writes", () => {
   it("reports progress with bytes and counts", async () => {
     const seen: ImportProgress[] = [];
     const sink = recordingUpsert();
-    await importFile({ file: fixture("yc-sample.ndjson"), mapping: await loadMapping(exampleMapping("yc.json")), upsert: sink.upsert, batchSize: 2, onProgress: (p) => seen.push(p) });
+    await importFile({
+      file: fixture("yc-sample.ndjson"),
+      mapping: await loadMapping(exampleMapping("yc.json")),
+      upsert: sink.upsert,
+      batchSize: 2,
+      onProgress: (p) => seen.push(p),
+    });
     const last = seen.at(-1);
     expect(last).toMatchObject({ read: 8, imported: 4, failed: 3 });
     expect(last?.bytesRead).toBe(last?.totalBytes);
@@ -211,8 +223,8 @@ describe("writes", () => {
 
   it("refuses a batch size the service would refuse", async () => {
     const { upsert } = recordingUpsert();
-    await expect(importFile({ file: fixture("yc-sample.ndjson"), mapping: await loadMapping(exampleMapping("yc.json")), upsert, batchSize: 1001 })).rejects.toThrow(
-      /batchSize must be an integer from 1 to 1000/,
-    );
+    await expect(
+      importFile({ file: fixture("yc-sample.ndjson"), mapping: await loadMapping(exampleMapping("yc.json")), upsert, batchSize: 1001 }),
+    ).rejects.toThrow(/batchSize must be an integer from 1 to 1000/);
   });
 });

@@ -57,7 +57,10 @@ describe("transforms", () => {
     const { row } = ok(
       map(
         {
-          categories: { from: "tags", transform: [{ split: ";" }, { lookup: { robotics: "robotics", "Supply chain": ["logistics-and-supply-chain"], Other: null } }] },
+          categories: {
+            from: "tags",
+            transform: [{ split: ";" }, { lookup: { robotics: "robotics", "Supply chain": ["logistics-and-supply-chain"], Other: null } }],
+          },
           headquarters: { from: "locations", transform: [{ split: "; " }, "location_text", "first"] },
           offices: { from: "locations", transform: [{ split: "; " }, "location_text", "rest"] },
           customer_description: { from: "customers", transform: { default: "Plant managers" } },

@@ -47,9 +47,7 @@ describe("mapping validation", () => {
     expect(errorOf({ ...base, fields: { name: { from: "name", transform: { truncate: "short" } } } }).message).toMatch(
       /fields\.name\.transform\[0\]\.truncate: argument of "truncate": .*expected number/,
     );
-    expect(errorOf({ ...base, fields: { name: { from: "name", transform: { int: true } } } }).message).toContain(
-      'transform "int" takes no argument',
-    );
+    expect(errorOf({ ...base, fields: { name: { from: "name", transform: { int: true } } } }).message).toContain('transform "int" takes no argument');
     expect(errorOf({ ...base, fields: { name: "name", categories: { from: "tags", transform: "lookup" } } }).message).toContain(
       'transform "lookup" needs an argument',
     );
@@ -91,7 +89,7 @@ describe("mapping validation", () => {
 describe("mapping validation, more", () => {
   it("refuses to leave the name empty", () => {
     expect(errorOf({ ...base, fields: { name: { from: "name", on_invalid: "null" } } }).message).toContain(
-      'fields.name.on_invalid: a name cannot be left empty',
+      "fields.name.on_invalid: a name cannot be left empty",
     );
   });
 

@@ -44,6 +44,10 @@ export const notReady = () => new OrgsimError("BACKEND_UNAVAILABLE", "The servic
 
 /** When loading takes longer than a tool call should wait (the first start embeds the sample organizations). */
 export const stillLoading = () =>
-  new OrgsimError("BACKEND_UNAVAILABLE", "orgsim is still loading its data (a first start embeds the sample organizations, about a minute); call again shortly", {
-    retry: true,
-  });
+  new OrgsimError(
+    "BACKEND_UNAVAILABLE",
+    "orgsim is still loading its data (a first start embeds the sample organizations, about a minute); call again shortly",
+    {
+      retry: true,
+    },
+  );

@@ -44,8 +44,8 @@ export const SERVER_INSTRUCTIONS = [
   "orgsim finds organizations similar to a business description (search_organizations_by_description), to a known organization (find_similar_organizations, by id) ",
   "or to a description of a customer base (search_organizations_by_customer_base), with filters on location, size, age, category, funding stage and funding date; ",
   "and keeps collections of what you find. Typical flow: list_categories if you will filter by business type; search; get_organization for a candidate's whole record; ",
-  "create_collection, then add_collection_item or bulk_add_collection_items with entity_type \"organization\" and the ids as strings. ",
-  "A collection holds one entity type, fixed by its first item. Answers are compact and paged (limit ≤ 50, cursor = meta.next_cursor); detail=\"full\" gives complete records. ",
+  'create_collection, then add_collection_item or bulk_add_collection_items with entity_type "organization" and the ids as strings. ',
+  'A collection holds one entity type, fixed by its first item. Answers are compact and paged (limit ≤ 50, cursor = meta.next_cursor); detail="full" gives complete records. ',
   "Errors come back as tool results whose text starts with the error code (VALIDATION_FAILED names the parameter).",
 ].join("");
 

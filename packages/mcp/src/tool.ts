@@ -78,8 +78,12 @@ export function advertisedInputSchema(input: z.ZodObject): z.ZodObject {
 
 /** MCP wants `type: "object"` at the root of both schemas; a core schema with a `.meta({ id })` would be a bare `$ref` there. */
 function assertObjectRoot(tool: AnyToolDefinition) {
-  for (const [io, schema] of [["input", tool.input], ["output", tool.output]] as const) {
-    if (z.globalRegistry.get(schema)?.id) throw new Error(`${tool.name}: the ${io} schema has a registry id; pass a copy (.extend({})) so its root is an object`);
+  for (const [io, schema] of [
+    ["input", tool.input],
+    ["output", tool.output],
+  ] as const) {
+    if (z.globalRegistry.get(schema)?.id)
+      throw new Error(`${tool.name}: the ${io} schema has a registry id; pass a copy (.extend({})) so its root is an object`);
   }
 }
 

@@ -57,8 +57,7 @@ export async function ok(client: Client, name: string, args: Record<string, unkn
   return result.structuredContent;
 }
 
-export const text = (result: ToolResult) =>
-  result.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
+export const text = (result: ToolResult) => result.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
 
 /** The contract error of an isError result: from its text's first line and from `_meta`. */
 export function toolError(result: ToolResult) {

@@ -278,7 +278,9 @@ describe("collections through tools", () => {
     expect(mixed.details.failing_indexes).toEqual([1]);
     expect((await ok(client, "get_collection", { id: collection.id })).data).toMatchObject({ entity_type: null, item_count: 0 });
 
-    const missing = toolError(await call(client, "bulk_add_collection_items", { id: collection.id, items: [org(0), { entity_type: "organization", entity_id: "99999" }] }));
+    const missing = toolError(
+      await call(client, "bulk_add_collection_items", { id: collection.id, items: [org(0), { entity_type: "organization", entity_id: "99999" }] }),
+    );
     expect(missing.code).toBe("VALIDATION_FAILED");
     expect(missing.details.failing_indexes).toEqual([1]);
 

@@ -100,7 +100,13 @@ export async function createApp(config: Config): Promise<App> {
     isReady: () => dataLoaded && modelLoaded && !draining,
     async readiness() {
       const reachable = await backend.organizations.ping().catch(() => false);
-      return { backend: reachable, model: modelLoaded, data_loaded: dataLoaded, accepting: !draining, unreadable_organizations: readableStore.unreadableCount() };
+      return {
+        backend: reachable,
+        model: modelLoaded,
+        data_loaded: dataLoaded,
+        accepting: !draining,
+        unreadable_organizations: readableStore.unreadableCount(),
+      };
     },
     startDraining() {
       draining = true;

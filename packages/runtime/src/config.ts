@@ -9,7 +9,10 @@ export type BackendName = "embedded" | "elasticsearch";
  * The backend's options an operator sets: ELASTICSEARCH_URL, ELASTICSEARCH_API_KEY (or _USERNAME and
  * _PASSWORD), ORGSIM_ES_INDEX_PREFIX, ORGSIM_ES_VECTOR_INDEX (quantization), ORGSIM_ES_TYPE_CLAIM_MS.
  */
-export type ElasticsearchConfig = Pick<ElasticsearchBackendOptions, "url" | "apiKey" | "username" | "password" | "indexPrefix" | "quantization" | "typeClaimMs">;
+export type ElasticsearchConfig = Pick<
+  ElasticsearchBackendOptions,
+  "url" | "apiKey" | "username" | "password" | "indexPrefix" | "quantization" | "typeClaimMs"
+>;
 
 export interface Config {
   backend: BackendName;
@@ -80,7 +83,10 @@ function intFromEnv(name: string, fallback: number, min: number, max: number, en
 
 /** Comma-separated host names or IP addresses, without scheme or port (`orgsim.internal,10.0.0.5,[fd00::5]`). */
 function allowedHostsFrom(value: string | undefined): string[] {
-  const names = (value ?? "").split(",").map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const names = (value ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
   for (const name of names) {
     if (!/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/.test(name)) {
       throw new Error(`ORGSIM_ALLOWED_HOSTS lists host names or IP addresses without scheme or port, comma-separated; "${name}" is not one`);
@@ -143,7 +149,9 @@ function requestTimeoutsFrom(env: NodeJS.ProcessEnv): Pick<Config, "headersTimeo
   const headersTimeoutMs = intFromEnv("ORGSIM_HEADERS_TIMEOUT_MS", 20_000, 100, 600_000, env);
   const requestTimeoutMs = intFromEnv("ORGSIM_REQUEST_TIMEOUT_MS", 120_000, 100, 3_600_000, env);
   if (requestTimeoutMs < headersTimeoutMs) {
-    throw new Error(`ORGSIM_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must be at least ORGSIM_HEADERS_TIMEOUT_MS (${headersTimeoutMs}): the headers are part of the request`);
+    throw new Error(
+      `ORGSIM_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must be at least ORGSIM_HEADERS_TIMEOUT_MS (${headersTimeoutMs}): the headers are part of the request`,
+    );
   }
   return { headersTimeoutMs, requestTimeoutMs };
 }

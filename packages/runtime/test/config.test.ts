@@ -10,7 +10,9 @@ describe("loadConfig", () => {
   });
 
   it("refuses an unknown vector index when the configuration is loaded, naming ORGSIM_ES_VECTOR_INDEX", () => {
-    expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_VECTOR_INDEX: "int3_hnsw" })).toThrow(/^ORGSIM_ES_VECTOR_INDEX must be one of hnsw, int8_hnsw, .*; got "int3_hnsw"$/);
+    expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_VECTOR_INDEX: "int3_hnsw" })).toThrow(
+      /^ORGSIM_ES_VECTOR_INDEX must be one of hnsw, int8_hnsw, .*; got "int3_hnsw"$/,
+    );
   });
 
   it("reads every setting from the environment it is given", () => {

@@ -7,7 +7,9 @@ export function matches(o: Organization, f: OrganizationFilter): boolean {
   if (f.location) {
     const { countries, subdivisions, hqOnly } = f.location;
     const places = (hqOnly ? [o.location.headquarters] : [o.location.headquarters, ...o.location.offices]).filter((p) => p !== null);
-    const inside = places.some((p) => (p.country_code !== null && countries.includes(p.country_code)) || (p.subdivision_code !== null && subdivisions.includes(p.subdivision_code)));
+    const inside = places.some(
+      (p) => (p.country_code !== null && countries.includes(p.country_code)) || (p.subdivision_code !== null && subdivisions.includes(p.subdivision_code)),
+    );
     if (!inside) return false;
   }
   if (f.employeeRanges && !(m.employee_range && f.employeeRanges.includes(m.employee_range))) return false;

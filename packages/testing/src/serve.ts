@@ -61,7 +61,15 @@ export async function startOrgsimServe(options: ServeOptions): Promise<ServeProc
   const deadline = started + (options.timeoutMs ?? 10 * 60_000);
   try {
     const baseUrl = await untilReady(() => output, exited, deadline);
-    return { baseUrl, child, startSeconds: (performance.now() - started) / 1000, output: () => output, exited, stop: () => signal("SIGTERM"), kill: () => signal("SIGKILL") };
+    return {
+      baseUrl,
+      child,
+      startSeconds: (performance.now() - started) / 1000,
+      output: () => output,
+      exited,
+      stop: () => signal("SIGTERM"),
+      kill: () => signal("SIGKILL"),
+    };
   } catch (error) {
     await signal("SIGKILL");
     throw error;

@@ -58,7 +58,9 @@ export function organization(id: number, parts: OrgParts = {}): Organization {
       employee_range: parts.range !== undefined ? parts.range : employees === null ? null : employeeRangeOf(employees),
       founded_on: null,
       founded_year: parts.founded ?? null,
-      funding: hasRound ? { total_raised_usd: null, rounds_count: 1, last_round: { stage: parts.stage ?? null, announced_on: parts.roundOn ?? null, amount_usd: null } } : null,
+      funding: hasRound
+        ? { total_raised_usd: null, rounds_count: 1, last_round: { stage: parts.stage ?? null, announced_on: parts.roundOn ?? null, amount_usd: null } }
+        : null,
     },
     location: { headquarters: parts.hq === undefined ? place("US", "US-CA") : parts.hq, offices: parts.offices ?? [] },
     contact: { website: null, email: null, phone: null, social: { linkedin: null, twitter: null, github: null } },
@@ -93,7 +95,10 @@ export function randomOrganization(id: number, random: () => number): Organizati
     ...(hasRound
       ? {
           stage: random() < 0.1 ? null : pick(random, FUNDING_STAGES),
-          roundOn: random() < 0.1 ? null : `${2010 + Math.floor(random() * 15)}-${String(1 + Math.floor(random() * 12)).padStart(2, "0")}-${String(1 + Math.floor(random() * 28)).padStart(2, "0")}`,
+          roundOn:
+            random() < 0.1
+              ? null
+              : `${2010 + Math.floor(random() * 15)}-${String(1 + Math.floor(random() * 12)).padStart(2, "0")}-${String(1 + Math.floor(random() * 28)).padStart(2, "0")}`,
         }
       : {}),
     customer: random() < 0.7 ? "Some customers" : null,
@@ -111,4 +116,3 @@ export function randomRecords(count: number, dimension: number, seed: number, fi
     };
   });
 }
-

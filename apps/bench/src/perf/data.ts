@@ -31,7 +31,11 @@ export interface Corpus {
 
 export const corpora = (repo: string): Corpus[] => [
   { name: "yc", file: join(repo, "..", "shared", "datasets", "yc", "companies.ndjson"), mapping: join(repo, "examples", "mappings", "yc.json") },
-  { name: "equities", file: join(repo, "..", "shared", "datasets", "equities", "companies.ndjson"), mapping: join(repo, "examples", "mappings", "equities.json") },
+  {
+    name: "equities",
+    file: join(repo, "..", "shared", "datasets", "equities", "companies.ndjson"),
+    mapping: join(repo, "examples", "mappings", "equities.json"),
+  },
 ];
 
 async function readLines(file: string): Promise<string[]> {
@@ -85,7 +89,11 @@ export async function harvest(dataDir: string, organizations: Organization[]): P
       const profileVector = await backend.organizations.getVector(organization.id, "profile");
       if (!stored || !profileVector) throw new Error(`organization ${organization.id} was not imported`);
       const customerVector = await backend.organizations.getVector(organization.id, "customer");
-      records.push({ organization: stored, profileVector: Float32Array.from(profileVector), customerVector: customerVector ? Float32Array.from(customerVector) : null });
+      records.push({
+        organization: stored,
+        profileVector: Float32Array.from(profileVector),
+        customerVector: customerVector ? Float32Array.from(customerVector) : null,
+      });
     }
     return { records, model };
   } finally {
@@ -236,7 +244,11 @@ const fromBase64 = (s: string) => {
 
 /** Keeps the real records (organizations and their vectors) for a later run with --skip-import. */
 export function saveReal(file: string, model: VectorModel, records: OrganizationRecord[]): void {
-  const saved: SavedRecord[] = records.map((r) => ({ organization: r.organization, profile: toBase64(r.profileVector), customer: r.customerVector ? toBase64(r.customerVector) : null }));
+  const saved: SavedRecord[] = records.map((r) => ({
+    organization: r.organization,
+    profile: toBase64(r.profileVector),
+    customer: r.customerVector ? toBase64(r.customerVector) : null,
+  }));
   writeFileSync(file, JSON.stringify({ model, records: saved }));
 }
 
@@ -244,6 +256,10 @@ export function loadReal(file: string): { model: VectorModel; records: Organizat
   const { model, records } = JSON.parse(readFileSync(file, "utf8")) as { model: VectorModel; records: SavedRecord[] };
   return {
     model,
-    records: records.map((r) => ({ organization: r.organization, profileVector: fromBase64(r.profile), customerVector: r.customer ? fromBase64(r.customer) : null })),
+    records: records.map((r) => ({
+      organization: r.organization,
+      profileVector: fromBase64(r.profile),
+      customerVector: r.customer ? fromBase64(r.customer) : null,
+    })),
   };
 }

@@ -96,12 +96,17 @@ export interface EsJvm {
 }
 
 export async function jvmStats(node: EsNode): Promise<EsJvm> {
-  const stats = await get<{ nodes: Record<string, { jvm: { mem: { heap_used_in_bytes: number; heap_committed_in_bytes: number; heap_max_in_bytes: number } } }> }>(
-    `${node.url}/_nodes/_local/stats/jvm`,
-  );
+  const stats = await get<{
+    nodes: Record<string, { jvm: { mem: { heap_used_in_bytes: number; heap_committed_in_bytes: number; heap_max_in_bytes: number } } }>;
+  }>(`${node.url}/_nodes/_local/stats/jvm`);
   const mem = Object.values(stats.nodes)[0]?.jvm.mem;
   const m = (b: number | undefined) => Math.round((b ?? Number.NaN) / 2 ** 20);
-  return { heap_used_mib: m(mem?.heap_used_in_bytes), heap_committed_mib: m(mem?.heap_committed_in_bytes), heap_max_mib: m(mem?.heap_max_in_bytes), process: node.pid ? processMemory(node.pid) : null };
+  return {
+    heap_used_mib: m(mem?.heap_used_in_bytes),
+    heap_committed_mib: m(mem?.heap_committed_in_bytes),
+    heap_max_mib: m(mem?.heap_max_in_bytes),
+    process: node.pid ? processMemory(node.pid) : null,
+  };
 }
 
 /** Refreshes the index and waits until no merge is running (so searches are not measured during merges). */
@@ -140,7 +145,9 @@ export async function forceMerge(node: EsNode, prefix: string, log: (line: strin
   let lastLog = performance.now();
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const stats = await get<{ _all: { primaries: { merges: { current: number }; segments: { count: number } } } }>(`${node.url}/${alias}/_stats/merge,segments`);
+    const stats = await get<{ _all: { primaries: { merges: { current: number }; segments: { count: number } } } }>(
+      `${node.url}/${alias}/_stats/merge,segments`,
+    );
     const { merges, segments } = stats._all.primaries;
     if (segments.count <= 1 && merges.current === 0) break;
     if (performance.now() - lastLog > 30_000) {

@@ -69,7 +69,14 @@ export async function loadEmbedded(dataDir: string, dataset: Dataset, count: num
   }
 }
 
-export async function loadElasticsearch(url: string, indexPrefix: string, dataset: Dataset, count: number, model: VectorModel, log: (line: string) => void): Promise<LoadResult> {
+export async function loadElasticsearch(
+  url: string,
+  indexPrefix: string,
+  dataset: Dataset,
+  count: number,
+  model: VectorModel,
+  log: (line: string) => void,
+): Promise<LoadResult> {
   // The store's defaults (refresh: true after every bulk, int8_hnsw) as the server uses them; a long timeout for bulks during merges.
   const backend = await openElasticsearchBackend({ url, indexPrefix, dimension: model.dimension, requestTimeoutMs: 600_000 });
   try {

@@ -27,7 +27,18 @@ import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset
 import { deleteIndices, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
 import { loadTest } from "./load-test";
-import { CUSTOMER_QUERIES, DESCRIPTION_QUERIES, FILTER_LEVELS, FILTERS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName, searchPath } from "./queries";
+import {
+  CUSTOMER_QUERIES,
+  DESCRIPTION_QUERIES,
+  FILTER_LEVELS,
+  FILTERS,
+  type FilterLevel,
+  MODES,
+  type Mode,
+  RANKINGS,
+  type RankingName,
+  searchPath,
+} from "./queries";
 import { measureRecall } from "./recall";
 import { writeReport } from "./report";
 import { type BackendName, type BackendTarget, runImport, startServer } from "./server";
@@ -150,7 +161,10 @@ try {
     real = loadReal(realFile);
   } else {
     const [yc, equities] = corpora(repo) as [ReturnType<typeof corpora>[number], ReturnType<typeof corpora>[number]];
-    const subsets: RealSubset[] = [await realSubset(yc, Number(args["real-yc"]), join(workDir, "real")), await realSubset(equities, Number(args["real-equities"]), join(workDir, "real"))];
+    const subsets: RealSubset[] = [
+      await realSubset(yc, Number(args["real-yc"]), join(workDir, "real")),
+      await realSubset(equities, Number(args["real-equities"]), join(workDir, "real")),
+    ];
     const importResults: NonNullable<PerfResults["import_with_embedding"]> = {
       run: { date: new Date().toISOString(), load_at_start: currentLoad(), shared: args.shared, command },
       note: "orgsim import <subset> --mapping examples/mappings/<corpus>.json (the product CLI: map, validate, embed profile and customer texts with bge-small-en-v1.5-q one text per model run, write in batches of 64). importer_s is the importer's own time; wall_s adds process start, model load and shutdown.",
@@ -172,7 +186,9 @@ try {
           wall_s: round(run.wallSeconds),
           per_second: round(run.imported / run.importerSeconds),
         };
-        log(`  ${run.imported} imported in ${run.importerSeconds.toFixed(1)} s: ${(run.imported / run.importerSeconds).toFixed(1)} orgs/s (wall ${run.wallSeconds.toFixed(1)} s)`);
+        log(
+          `  ${run.imported} imported in ${run.importerSeconds.toFixed(1)} s: ${(run.imported / run.importerSeconds).toFixed(1)} orgs/s (wall ${run.wallSeconds.toFixed(1)} s)`,
+        );
       }
       const all = Object.values(perCorpus);
       const organizations = all.reduce((s, c) => s + c.organizations, 0);
@@ -180,7 +196,10 @@ try {
       importResults.backends[backend] = { corpora: perCorpus, organizations, importer_s: round(importerS), per_second: round(organizations / importerS) };
     }
     results.import_with_embedding = importResults;
-    real = await harvest(importDir, subsets.flatMap((s) => s.organizations));
+    real = await harvest(
+      importDir,
+      subsets.flatMap((s) => s.organizations),
+    );
     saveReal(realFile, real.model, real.records);
     rmSync(importDir, { recursive: true, force: true });
     await deleteIndices(es, "perf-import");
@@ -238,7 +257,15 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   const result: ScaleResult = {
     organizations: scale,
     real_organizations: Math.min(scale, dataset.real.length),
-    run: { date: new Date().toISOString(), seconds: 0, load_at_start: loadAtStart, load_at_end: currentLoad(), shared: args.shared, command, git_commit: results.machine.git_commit },
+    run: {
+      date: new Date().toISOString(),
+      seconds: 0,
+      load_at_start: loadAtStart,
+      load_at_end: currentLoad(),
+      shared: args.shared,
+      command,
+      git_commit: results.machine.git_commit,
+    },
     filter_matches: matches,
     embedded: {
       import_vectors_given: written.embeddedLoad,
@@ -281,7 +308,9 @@ async function writeScale(node: EsNode, dataset: Dataset, model: VectorModel, sc
   const esLoad = await loadElasticsearch(node.url, prefix, dataset, scale, model, log);
   const settleSeconds = await settle(node, prefix, log);
   const esIndex = await indexStats(node, prefix);
-  log(`  elasticsearch: merges settled after ${settleSeconds.toFixed(1)} s; ${esIndex.segments} segments, store ${(esIndex.store_bytes / 2 ** 20).toFixed(0)} MiB`);
+  log(
+    `  elasticsearch: merges settled after ${settleSeconds.toFixed(1)} s; ${esIndex.segments} segments, store ${(esIndex.store_bytes / 2 ** 20).toFixed(0)} MiB`,
+  );
   return { embeddedLoad, embeddedDisk, esLoad, settleSeconds, esIndex };
 }
 
@@ -292,7 +321,9 @@ async function startServers(node: EsNode, dataDir: string, prefix: string) {
   servers.push(embedded);
   const elastic = await startServer(repo, { backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix });
   servers.push(elastic);
-  log(`  embedded ready in ${embedded.startSeconds.toFixed(1)} s (${embedded.baseUrl}), elasticsearch in ${elastic.startSeconds.toFixed(1)} s (${elastic.baseUrl})`);
+  log(
+    `  embedded ready in ${embedded.startSeconds.toFixed(1)} s (${embedded.baseUrl}), elasticsearch in ${elastic.startSeconds.toFixed(1)} s (${elastic.baseUrl})`,
+  );
   return { embedded, elastic };
 }
 
@@ -315,7 +346,9 @@ async function recallTable(embeddedUrl: string, elasticUrl: string, queries: Sca
     for (const filter of FILTER_LEVELS) {
       const r = await measureRecall(embeddedUrl, elasticUrl, mode, filter, mode === "organization" ? queries.ids.slice(0, 100) : queries.of(mode));
       recall.push({ mode, filter, ...r });
-      log(`  ${logPrefix}${mode} / ${filter}: recall@10 ${r.recall_at_10.toFixed(4)} (${r.imperfect_queries} of ${r.queries} queries imperfect, min ${r.min_recall})`);
+      log(
+        `  ${logPrefix}${mode} / ${filter}: recall@10 ${r.recall_at_10.toFixed(4)} (${r.imperfect_queries} of ${r.queries} queries imperfect, min ${r.min_recall})`,
+      );
     }
   }
   return recall;
@@ -346,7 +379,13 @@ async function loadRuns(byBackend: Record<BackendName, { baseUrl: string }>, que
 }
 
 /** The same recall (and the latency of the search without embedding) once the index is one segment. */
-async function forceMergedRun(node: EsNode, prefix: string, embeddedUrl: string, elasticUrl: string, queries: ScaleQueries): Promise<ScaleResult["elasticsearch"]["force_merged"]> {
+async function forceMergedRun(
+  node: EsNode,
+  prefix: string,
+  embeddedUrl: string,
+  elasticUrl: string,
+  queries: ScaleQueries,
+): Promise<ScaleResult["elasticsearch"]["force_merged"]> {
   log("elasticsearch: force-merging into one segment (one HNSW graph: the hardest case for recall) ...");
   const mergeSeconds = await forceMerge(node, prefix, log);
   log(`  merged in ${mergeSeconds.toFixed(0)} s`);
@@ -357,7 +396,9 @@ async function forceMergedRun(node: EsNode, prefix: string, embeddedUrl: string,
     const low = Math.min(...concurrencies);
     const r = await loadTest(elasticUrl, paths, low, durationS, warmupS);
     mergedLoad.push({ backend: "elasticsearch", mode: "organization", filter, ranking: "vector", ...r });
-    log(`  one segment: organization ${filter} c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s`);
+    log(
+      `  one segment: organization ${filter} c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s`,
+    );
   }
   return { force_merge_s: round(mergeSeconds), index: await indexStats(node, prefix), recall: mergedRecall, load: mergedLoad };
 }

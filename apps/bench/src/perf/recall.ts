@@ -31,7 +31,13 @@ async function search(baseUrl: string, path: string): Promise<Hit[]> {
   return body.data.map((o) => ({ id: o.id, score: o.similarity.score }));
 }
 
-export async function measureRecall(exactUrl: string, approximateUrl: string, mode: Mode, filter: FilterLevel, queries: (number | string)[]): Promise<RecallResult> {
+export async function measureRecall(
+  exactUrl: string,
+  approximateUrl: string,
+  mode: Mode,
+  filter: FilterLevel,
+  queries: (number | string)[],
+): Promise<RecallResult> {
   const recalls: number[] = [];
   const sizes: number[] = [];
   let maxDiff = 0;

@@ -19,7 +19,8 @@ const MODE_NAMES: Record<Mode, string> = { organization: "similar to an organiza
 const BACKEND_NAMES = { embedded: "embedded", elasticsearch: "Elasticsearch" } as const;
 
 const n0 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? "–" : Math.round(x).toLocaleString("en"));
-const f1 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? "–" : x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString("en"));
+const f1 = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x) ? "–" : x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString("en");
 const f3 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3));
 const mib = (bytes: number | null | undefined) => (bytes === null || bytes === undefined ? "–" : `${n0(bytes / 2 ** 20)} MiB`);
 const pct = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
@@ -149,7 +150,14 @@ type LoadRow = ReturnType<typeof loadRow>;
 const latencies = (r: LoadRow) => (r ? `${f1(r.latency_ms.p50)} / ${f1(r.latency_ms.p95)} / ${f1(r.latency_ms.p99)}` : "–");
 
 function latencySection({ scales, low, high }: ReportContext): string[] {
-  const out = ["### Query latency and throughput", "", `![p50 latency against the number of organizations](benchmarks/${PLOTS.latency})`, "", `![Requests per second at ${high} connections against the number of organizations](benchmarks/${PLOTS.throughput})`, ""];
+  const out = [
+    "### Query latency and throughput",
+    "",
+    `![p50 latency against the number of organizations](benchmarks/${PLOTS.latency})`,
+    "",
+    `![Requests per second at ${high} connections against the number of organizations](benchmarks/${PLOTS.throughput})`,
+    "",
+  ];
   for (const [label, s] of scales) {
     out.push(
       `**${label}** (${n0(s.organizations)} organizations; broad filter matches ${pct(s.filter_matches.broad.share)}, restrictive ${pct(s.filter_matches.restrictive.share)}). Latency in ms.`,
@@ -161,7 +169,9 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
     for (const mode of MODES) {
       for (const filter of FILTER_LEVELS) {
         for (const ranking of measured) {
-          const cells = (["embedded", "elasticsearch"] as const).flatMap((backend) => latencyCells(loadRow(s, backend, mode, filter, ranking, low), loadRow(s, backend, mode, filter, ranking, high)));
+          const cells = (["embedded", "elasticsearch"] as const).flatMap((backend) =>
+            latencyCells(loadRow(s, backend, mode, filter, ranking, low), loadRow(s, backend, mode, filter, ranking, high)),
+          );
           out.push(`| ${MODE_NAMES[mode]} | ${filter} | ${ranking}${ranking === "hybrid" ? " (default)" : ""} | ${cells.join(" | ")} |`);
         }
       }
@@ -188,7 +198,7 @@ function recallSection({ scales }: ReportContext): string[] {
     "Against exact search: the embedded backend ranks every matching organization by brute force over the same vectors, so for every query the bench asks both servers the same REST request " +
       "and counts how many of the embedded top 10 Elasticsearch returned (an organization tied with the exact 10th score counts as found). Elasticsearch runs with the server's defaults " +
       "(`int8_hnsw`, `num_candidates` 500 per segment, re-scoring with the float vectors). " +
-      "Each scale is measured as loaded (the segments the import left, each searched with its own graph) and, where a column says \"1 segment\", again after a force merge into one segment " +
+      'Each scale is measured as loaded (the segments the import left, each searched with its own graph) and, where a column says "1 segment", again after a force merge into one segment ' +
       "(one graph per vector field: what a long-lived index tends towards, and the hardest case for recall).",
     "",
     `| mode | filter | ${columns.map((c) => c.title).join(" | ")} |`,
@@ -219,10 +229,15 @@ function forceMergeNote({ scales, low }: ReportContext): string[] {
   if (!mergedScales.length) return [];
   const perScale = mergedScales.map(([l, s]) => {
     const m = s.elasticsearch.force_merged!;
-    const per = FILTER_LEVELS.map((f) => `${f} ${latencies(loadRow(s, "elasticsearch", "organization", f, "vector", low))} → ${latencies(m.load.find((x) => x.filter === f))}`);
+    const per = FILTER_LEVELS.map(
+      (f) => `${f} ${latencies(loadRow(s, "elasticsearch", "organization", f, "vector", low))} → ${latencies(m.load.find((x) => x.filter === f))}`,
+    );
     return `**${l}** (merge took ${f1(m.force_merge_s)} s) ${per.join("; ")}`;
   });
-  return [`After the force merge, similar-to-organization latency (vector ranking) on Elasticsearch at 1 connection (p50 / p95 / p99 ms, as loaded → one segment): ${perScale.join(". ")}.`, ""];
+  return [
+    `After the force merge, similar-to-organization latency (vector ranking) on Elasticsearch at 1 connection (p50 / p95 / p99 ms, as loaded → one segment): ${perScale.join(". ")}.`,
+    "",
+  ];
 }
 
 function memorySection({ scales }: ReportContext): string[] {
@@ -252,13 +267,21 @@ function memorySection({ scales }: ReportContext): string[] {
 }
 
 function runtimeSection({ scales }: ReportContext): string[] {
-  const out = ["### Runtime", "", "| scale | embedded write | Elasticsearch write + merges | server start embedded / Elasticsearch | whole scale |", "|---|---:|---:|---:|---:|"];
+  const out = [
+    "### Runtime",
+    "",
+    "| scale | embedded write | Elasticsearch write + merges | server start embedded / Elasticsearch | whole scale |",
+    "|---|---:|---:|---:|---:|",
+  ];
   for (const [label, s] of scales) {
     out.push(
       `| ${label} | ${f1(s.embedded.import_vectors_given.seconds)} s | ${f1(s.elasticsearch.import_vectors_given.seconds)} + ${f1(s.elasticsearch.merge_settle_s)} s | ${f1(s.embedded.server_start_s)} / ${f1(s.elasticsearch.server_start_s)} s | ${f1(s.run.seconds / 60)} min |`,
     );
   }
-  out.push("", "The embedded server's start reads every vector from SQLite into memory (and loads the model). No test asserts any time; the bench is not part of `pnpm test`.");
+  out.push(
+    "",
+    "The embedded server's start reads every vector from SQLite into memory (and loads the model). No test asserts any time; the bench is not part of `pnpm test`.",
+  );
   return out;
 }
 
@@ -269,35 +292,48 @@ async function svg(spec: TopLevelSpec): Promise<string> {
   return out;
 }
 
-const scaleAxis = (values: number[]) => ({ field: "organizations", type: "quantitative", scale: { type: "log" }, title: "organizations", axis: { values, format: "~s" } }) as const;
+const scaleAxis = (values: number[]) =>
+  ({ field: "organizations", type: "quantitative", scale: { type: "log" }, title: "organizations", axis: { values, format: "~s" } }) as const;
 
 const COMMON_SPEC = {
   $schema: "https://vega.github.io/schema/vega-lite/v6.json",
   background: "white",
   config: { font: "Helvetica, Arial, sans-serif", view: { stroke: "#ddd" } },
 } as const;
-const BACKEND_COLOR = { field: "backend", type: "nominal", title: "backend", scale: { domain: ["embedded", "Elasticsearch"], range: ["#1f77b4", "#e45756"] } } as const;
+const BACKEND_COLOR = {
+  field: "backend",
+  type: "nominal",
+  title: "backend",
+  scale: { domain: ["embedded", "Elasticsearch"], range: ["#1f77b4", "#e45756"] },
+} as const;
 const FILTER_CHANNEL = { field: "filter", type: "nominal", title: "filter", sort: FILTER_LEVELS } as const;
 const MODE_FACET = { field: "mode", type: "nominal", title: null, sort: MODES.map((m) => MODE_NAMES[m]) } as const;
 
 /** One row per load run of the ranking the plots show: the default where a scale measured it (older runs measured vector only). */
 function loadPlotRows(scales: [string, ScaleResult][]) {
   return scales.flatMap(([, s]) =>
-    s.load.filter((l) => rankingOf(l) === (s.load.some((x) => rankingOf(x) === "hybrid") ? "hybrid" : "vector")).map((l) => ({
-      organizations: s.organizations,
-      backend: BACKEND_NAMES[l.backend],
-      mode: MODE_NAMES[l.mode],
-      filter: l.filter,
-      connections: l.connections,
-      p50: l.latency_ms.p50,
-      p95: l.latency_ms.p95,
-      rps: l.requests_per_s,
-    })),
+    s.load
+      .filter((l) => rankingOf(l) === (s.load.some((x) => rankingOf(x) === "hybrid") ? "hybrid" : "vector"))
+      .map((l) => ({
+        organizations: s.organizations,
+        backend: BACKEND_NAMES[l.backend],
+        mode: MODE_NAMES[l.mode],
+        filter: l.filter,
+        connections: l.connections,
+        p50: l.latency_ms.p50,
+        p95: l.latency_ms.p95,
+        rps: l.requests_per_s,
+      })),
   );
 }
 
 /** A load measure against scale, one panel per search mode; colour = backend, dash = filter. */
-function loadPlot(title: string, values: ReturnType<typeof loadPlotRows>, x: ReturnType<typeof scaleAxis>, y: { field: "p50" | "rps"; title: string }): TopLevelSpec {
+function loadPlot(
+  title: string,
+  values: ReturnType<typeof loadPlotRows>,
+  x: ReturnType<typeof scaleAxis>,
+  y: { field: "p50" | "rps"; title: string },
+): TopLevelSpec {
   return {
     ...COMMON_SPEC,
     title: { text: title, subtitle: "per search mode; colour = backend, dash = filter" },
@@ -342,8 +378,18 @@ export async function plots(results: PerfResults): Promise<Record<keyof typeof P
   const { scales, low, high } = reportContext(results);
   const rows = loadPlotRows(scales);
   const x = scaleAxis(scales.map(([, s]) => s.organizations));
-  const latency = loadPlot(`Latency p50 at ${low} connection${low === 1 ? "" : "s"} (ms, log scale)`, rows.filter((r) => r.connections === low), x, { field: "p50", title: "p50 ms" });
-  const throughput = loadPlot(`Throughput at ${high} connections (requests/s, log scale)`, rows.filter((r) => r.connections === high), x, { field: "rps", title: "requests/s" });
+  const latency = loadPlot(
+    `Latency p50 at ${low} connection${low === 1 ? "" : "s"} (ms, log scale)`,
+    rows.filter((r) => r.connections === low),
+    x,
+    { field: "p50", title: "p50 ms" },
+  );
+  const throughput = loadPlot(
+    `Throughput at ${high} connections (requests/s, log scale)`,
+    rows.filter((r) => r.connections === high),
+    x,
+    { field: "rps", title: "requests/s" },
+  );
   return { latency: await svg(latency), throughput: await svg(throughput), memory: await svg(memoryPlot(scales, x)) };
 }
 

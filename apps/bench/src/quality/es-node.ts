@@ -47,7 +47,13 @@ export async function loadIntoElasticsearch(
   dataset: string,
   log: (line: string) => void,
 ): Promise<{ store: OrganizationStore; close(): Promise<void>; loaded: boolean; seconds: number }> {
-  const backend = await openElasticsearchBackend({ url, indexPrefix: esPrefixOf(model.modelId, dataset), dimension: model.dimension, refresh: "wait_for", requestTimeoutMs: 120_000 });
+  const backend = await openElasticsearchBackend({
+    url,
+    indexPrefix: esPrefixOf(model.modelId, dataset),
+    dimension: model.dimension,
+    refresh: "wait_for",
+    requestTimeoutMs: 120_000,
+  });
   const store = backend.organizations;
   const started = performance.now();
   const stored = await store.count();

@@ -62,7 +62,10 @@ export function judge(task: Task, q: Query, ranking: readonly number[], rows: Ma
   for (const label of labels) {
     const value = own.labels[label];
     if (value == null) continue;
-    out.set(`p10_${label}`, precisionAtK(ranking, (id) => rows.get(id)?.labels[label] === value));
+    out.set(
+      `p10_${label}`,
+      precisionAtK(ranking, (id) => rows.get(id)?.labels[label] === value),
+    );
   }
   return out;
 }

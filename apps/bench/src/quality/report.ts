@@ -53,7 +53,15 @@ export interface QualityReport {
   imports: Record<string, unknown>[];
   results: MethodResult[];
   comparisons?: Comparison[];
-  agreement: { dataset: string; task: TaskId; model: string; ranking?: "vector" | "hybrid"; queries: number; identicalTop10: number | null; meanTop10Overlap: number | null }[];
+  agreement: {
+    dataset: string;
+    task: TaskId;
+    model: string;
+    ranking?: "vector" | "hybrid";
+    queries: number;
+    identicalTop10: number | null;
+    meanTop10Overlap: number | null;
+  }[];
   skipped: { dataset: string; model: string; reason: string }[];
   timings: Record<string, number>;
 }
@@ -63,7 +71,8 @@ const r4 = (x: number) => Math.round(x * 10000) / 10000;
 
 /** Per-query values of every run, by run key, for paired comparisons. */
 const perQuery = new Map<string, Map<number, Map<string, number>>>();
-export const runKey = (r: Pick<MethodResult, "dataset" | "task" | "method" | "model" | "backend">) => `${r.dataset}|${r.task}|${r.backend}|${r.method}|${r.model ?? "-"}`;
+export const runKey = (r: Pick<MethodResult, "dataset" | "task" | "method" | "model" | "backend">) =>
+  `${r.dataset}|${r.task}|${r.backend}|${r.method}|${r.model ?? "-"}`;
 export const methodLabel = (r: Pick<MethodResult, "method" | "model">) =>
   r.method === "bm25" ? "BM25" : r.method === "vector" ? `${r.model} vector` : `hybrid: RRF(BM25, ${r.model})`;
 
@@ -180,9 +189,14 @@ function methodRows(results: MethodResult[], backend: "embedded" | "elasticsearc
 function table(results: MethodResult[], task: TaskId, backend: "embedded" | "elasticsearch", withLexical: boolean, defaultModel: string): string {
   const relevant = results.filter((r) => r.task === task);
   const columns: { dataset: string; metric: string }[] = [];
-  for (const r of relevant) for (const m of Object.keys(r.metrics)) if (!columns.some((c) => c.dataset === r.dataset && c.metric === m)) columns.push({ dataset: r.dataset, metric: m });
+  for (const r of relevant)
+    for (const m of Object.keys(r.metrics))
+      if (!columns.some((c) => c.dataset === r.dataset && c.metric === m)) columns.push({ dataset: r.dataset, metric: m });
   if (columns.length === 0) return "";
-  const lines = [`| method | ${columns.map((c) => `${c.dataset} ${metricName(c.metric)}`).join(" | ")} | queries |`, `|---|${columns.map(() => "---|").join("")}---|`];
+  const lines = [
+    `| method | ${columns.map((c) => `${c.dataset} ${metricName(c.metric)}`).join(" | ")} | queries |`,
+    `|---|${columns.map(() => "---|").join("")}---|`,
+  ];
   for (const group of methodRows(relevant, backend, withLexical)) {
     const first = group[0]!;
     let label = methodLabel(first);
@@ -200,7 +214,10 @@ function table(results: MethodResult[], task: TaskId, backend: "embedded" | "ela
 
 export function markdownSection(report: QualityReport, svgPaths: string[], docDir: string): string {
   const defaultModel = String(report.settings.defaultModel);
-  const plots = svgPaths.flatMap((svg) => [`![${svg.includes("similar") ? "P@10 of similar-to-X" : "known-item and customer-base search"}](${relative(docDir, svg)})`, ""]);
+  const plots = svgPaths.flatMap((svg) => [
+    `![${svg.includes("similar") ? "P@10 of similar-to-X" : "known-item and customer-base search"}](${relative(docDir, svg)})`,
+    "",
+  ]);
   return [
     ...runSummary(report),
     ...headline(report, defaultModel),
@@ -239,14 +256,19 @@ function headline(report: QualityReport, defaultModel: string): string[] {
   return [
     `**The default ranking is hybrid** (\`ranking=hybrid\`: the reciprocal rank fusion of the ${defaultModel} vector ranking and BM25, both through the product's SearchService). ` +
       "Against the vector ranking alone (`ranking=vector`, the default before), on the same queries: " +
-      headline.map((c) => `${c.dataset} ${c.task} ${metricName(c.metric)} ${c.baselineMean.toFixed(3)} → ${c.candidateMean.toFixed(3)} (${pct(c.relative)})`).join("; ") +
+      headline
+        .map((c) => `${c.dataset} ${c.task} ${metricName(c.metric)} ${c.baselineMean.toFixed(3)} → ${c.candidateMean.toFixed(3)} (${pct(c.relative)})`)
+        .join("; ") +
       ".",
     "",
   ];
 }
 
 function datasetTable(report: QualityReport): string[] {
-  const out = ["| corpus | organizations | labelled | with customer text | similar-to-X queries | known-item queries | customer queries |", "|---|---|---|---|---|---|---|"];
+  const out = [
+    "| corpus | organizations | labelled | with customer text | similar-to-X queries | known-item queries | customer queries |",
+    "|---|---|---|---|---|---|---|",
+  ];
   for (const [id, d] of Object.entries(report.datasets)) {
     const tasks = d.tasks as Record<string, { queries: number }>;
     const labelled = Object.entries(d.labelled as Record<string, number>)
@@ -271,7 +293,8 @@ function comparisonTable(report: QualityReport, defaultModel: string): string[] 
     "| corpus | task | metric | candidate | vector | candidate | difference | relative |",
     "|---|---|---|---|---|---|---|---|",
     ...comparisons.map(
-      (c) => `| ${c.dataset} | ${c.task} | ${metricName(c.metric)} | ${c.candidate} | ${c.baselineMean.toFixed(3)} | ${c.candidateMean.toFixed(3)} | ${signed(c.difference)} ± ${c.ci95.toFixed(3)} | ${pct(c.relative)} |`,
+      (c) =>
+        `| ${c.dataset} | ${c.task} | ${metricName(c.metric)} | ${c.candidate} | ${c.baselineMean.toFixed(3)} | ${c.candidateMean.toFixed(3)} | ${signed(c.difference)} ± ${c.ci95.toFixed(3)} | ${pct(c.relative)} |`,
     ),
     "",
   ];
@@ -288,7 +311,9 @@ function elasticsearchTable(report: QualityReport): string[] {
     "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const e of esRows) {
-    const emb = report.results.find((r) => r.backend === "embedded" && r.method === e.method && r.model === e.model && r.dataset === e.dataset && r.task === e.task);
+    const emb = report.results.find(
+      (r) => r.backend === "embedded" && r.method === e.method && r.model === e.model && r.dataset === e.dataset && r.task === e.task,
+    );
     const agree = report.agreement.find((a) => a.dataset === e.dataset && a.task === e.task && a.model === e.model && (a.ranking ?? "vector") === e.method);
     for (const [metric, s] of Object.entries(e.metrics)) {
       out.push(
@@ -302,13 +327,23 @@ function elasticsearchTable(report: QualityReport): string[] {
 
 /** What ran, how long it took, the imports, and what was not run. */
 function runTables(report: QualityReport): string[] {
-  const out = ["### What ran and how long it took", "", "| corpus | task | method | backend | scope | queries | seconds | ms/query |", "|---|---|---|---|---|---|---|---|"];
+  const out = [
+    "### What ran and how long it took",
+    "",
+    "| corpus | task | method | backend | scope | queries | seconds | ms/query |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
   for (const r of report.results) {
     if (r.seconds === null) continue;
-    out.push(`| ${r.dataset} | ${r.task} | ${methodLabel(r)} | ${r.backend} | ${r.scope} | ${r.queries.toLocaleString("en-US")} | ${r.seconds} | ${r.msPerQuery ?? "–"} |`);
+    out.push(
+      `| ${r.dataset} | ${r.task} | ${methodLabel(r)} | ${r.backend} | ${r.scope} | ${r.queries.toLocaleString("en-US")} | ${r.seconds} | ${r.msPerQuery ?? "–"} |`,
+    );
   }
   out.push("", "| import | organizations | with customer vector | embedding import | reused |", "|---|---|---|---|---|");
-  for (const i of report.imports) out.push(`| ${i.model}/${i.dataset} | ${Number(i.organizations).toLocaleString("en-US")} | ${Number(i.withCustomerVector).toLocaleString("en-US")} | ${Math.round(Number(i.seconds) / 60)} min | ${i.reused ? "yes" : "no"} |`);
+  for (const i of report.imports)
+    out.push(
+      `| ${i.model}/${i.dataset} | ${Number(i.organizations).toLocaleString("en-US")} | ${Number(i.withCustomerVector).toLocaleString("en-US")} | ${Math.round(Number(i.seconds) / 60)} min | ${i.reused ? "yes" : "no"} |`,
+    );
   for (const s of report.skipped) out.push("", `Not run: ${s.model} on ${s.dataset} (${s.reason}).`);
   return out;
 }
@@ -344,7 +379,8 @@ const SHORT: Record<string, string> = { "bge-small-en-v1.5-q": "bge-small", "e5-
 // One hue per model, lighter for its fusion with BM25; BM25 grey.
 const COLOR_DOMAIN = ["BM25", "bge-small", "hybrid BM25+bge-small", "e5-small", "hybrid BM25+e5-small", "MiniLM", "hybrid BM25+MiniLM"];
 const COLOR_RANGE = ["#8c8c8c", "#1f77b4", "#9ecae1", "#e6550d", "#fdae6b", "#31a354", "#a1d99b"];
-const shortLabel = (r: MethodResult) => (r.method === "bm25" ? "BM25" : r.method === "vector" ? SHORT[r.model!] ?? r.model! : `hybrid BM25+${SHORT[r.model!] ?? r.model}`);
+const shortLabel = (r: MethodResult) =>
+  r.method === "bm25" ? "BM25" : r.method === "vector" ? (SHORT[r.model!] ?? r.model!) : `hybrid BM25+${SHORT[r.model!] ?? r.model}`;
 
 /** Bar charts of the embedded-backend and lexical results: one for similar-to-X, one for the two search tasks. */
 export async function writePlots(report: QualityReport, dir: string): Promise<string[]> {
@@ -379,10 +415,17 @@ export async function writePlots(report: QualityReport, dir: string): Promise<st
             color: { field: "method", type: "nominal", legend: null, scale: { domain: COLOR_DOMAIN, range: COLOR_RANGE } },
           },
         },
-        { mark: { type: "rule" }, encoding: { y: { field: "method", type: "nominal", sort: null }, x: { field: "lo", type: "quantitative" }, x2: { field: "hi" } } },
+        {
+          mark: { type: "rule" },
+          encoding: { y: { field: "method", type: "nominal", sort: null }, x: { field: "lo", type: "quantitative" }, x2: { field: "hi" } },
+        },
         {
           mark: { type: "text", align: "left", dx: 4, fontSize: 10 },
-          encoding: { y: { field: "method", type: "nominal", sort: null }, x: { field: "hi", type: "quantitative" }, text: { field: "value", type: "quantitative", format: ".3f" } },
+          encoding: {
+            y: { field: "method", type: "nominal", sort: null },
+            x: { field: "hi", type: "quantitative" },
+            text: { field: "value", type: "quantitative", format: ".3f" },
+          },
         },
       ],
     },

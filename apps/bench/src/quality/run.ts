@@ -211,7 +211,9 @@ function newReport(): QualityReport {
       sampleSize,
       seed,
       defaultModel: DEFAULT_MODEL_ID,
-      elasticsearch: useEs ? { port: esPort, indexType: "int8_hnsw (the product default)", numCandidates: 500, vectors: "copied from the embedded store, not re-embedded" } : null,
+      elasticsearch: useEs
+        ? { port: esPort, indexType: "int8_hnsw (the product default)", numCandidates: 500, vectors: "copied from the embedded store, not re-embedded" }
+        : null,
       scopeRule: `every query on the default model's embedded backend (and for BM25 alone on tasks of at most ${LEXICAL_FULL_UP_TO} queries); elsewhere every query when a task has at most ${sampleSize}, else a seeded sample of ${sampleSize} (the same queries for every model and backend)`,
     },
     datasets: {},
@@ -263,7 +265,14 @@ type EsNode = ReturnType<typeof startEsNode>;
 async function runCorpus(report: QualityReport, spec: DatasetSpec, es: EsNode | null): Promise<void> {
   const datasetId = spec.id;
   const { rows, mapping, read, refused } = await readLabelledRows(spec);
-  const corpus: Corpus = { datasetId, spec, rows, byId: new Map(rows.map((r) => [r.id, r])), labels: spec.labels.map((l) => l.field), tasks: buildTasks(spec, rows) };
+  const corpus: Corpus = {
+    datasetId,
+    spec,
+    rows,
+    byId: new Map(rows.map((r) => [r.id, r])),
+    labels: spec.labels.map((l) => l.field),
+    tasks: buildTasks(spec, rows),
+  };
   report.datasets[datasetId] = describeCorpus(corpus, read, refused);
   log(`${datasetId}: ${rows.length} organizations; ${corpus.tasks.map((t) => `${t.id} ${t.queries.length} queries`).join(", ")}`);
   // The word ranking does not depend on the model: run once per corpus, on the first model's store.
@@ -311,7 +320,12 @@ function describeCorpus({ spec, rows, labels, tasks }: Corpus, read: number, ref
 }
 
 /** The model's import of the corpus: reused when complete, else embedded now (or null with --skip-missing-imports). */
-async function importedCorpus(modelId: string, spec: DatasetSpec, mapping: Parameters<typeof ensureImport>[2], count: number): Promise<{ record: ImportRecord; reused: boolean } | null> {
+async function importedCorpus(
+  modelId: string,
+  spec: DatasetSpec,
+  mapping: Parameters<typeof ensureImport>[2],
+  count: number,
+): Promise<{ record: ImportRecord; reused: boolean } | null> {
   if (args["skip-missing-imports"]) {
     const done = await completeImport(modelId, spec, count);
     return done ? { record: done, reused: true } : null;
@@ -349,7 +363,22 @@ async function runLexical(run: ModelRun): Promise<void> {
     const { scope, queries } = scopeOf(run, task, "lexical");
     const result = await runOrReuse(`${datasetId}__words__embedded__${task.id}`, run.stamp, queries, K, (q) => lexicalRanking(run.store, task.id, q));
     const values = judged(run, task, queries, result.rankings);
-    run.report.results.push(summarize({ dataset: datasetId, task: task.id, method: "bm25", model: null, backend: "lexical", scope, queries, values, metrics: task.metrics, seconds: result.seconds, msPerQuery: result.msPerQuery, reused: result.reused }));
+    run.report.results.push(
+      summarize({
+        dataset: datasetId,
+        task: task.id,
+        method: "bm25",
+        model: null,
+        backend: "lexical",
+        scope,
+        queries,
+        values,
+        metrics: task.metrics,
+        seconds: result.seconds,
+        msPerQuery: result.msPerQuery,
+        reused: result.reused,
+      }),
+    );
     log(`  bm25 ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused" : `in ${result.seconds.toFixed(0)} s`}`);
   }
 }
@@ -368,8 +397,12 @@ async function runEmbedded(run: ModelRun): Promise<Map<string, Map<number, numbe
       const result = await runOrReuse(name, run.stamp, queries, K, (q) => productRanking(search, task.id, q, K, ranking));
       embeddedTop.set(`${task.id}|${ranking}`, result.rankings);
       const values = judged(run, task, queries, result.rankings);
-      run.report.results.push(summarize({ ...common, method: ranking, backend: "embedded", values, seconds: result.seconds, msPerQuery: result.msPerQuery, reused: result.reused }));
-      log(`  ${run.modelId} embedded ${ranking} ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused from an earlier run" : `in ${result.seconds.toFixed(0)} s`}`);
+      run.report.results.push(
+        summarize({ ...common, method: ranking, backend: "embedded", values, seconds: result.seconds, msPerQuery: result.msPerQuery, reused: result.reused }),
+      );
+      log(
+        `  ${run.modelId} embedded ${ranking} ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused from an earlier run" : `in ${result.seconds.toFixed(0)} s`}`,
+      );
     }
   }
   return embeddedTop;
@@ -384,7 +417,14 @@ async function runElasticsearch(run: ModelRun, es: EsNode, embeddedTop: Map<stri
   let esSearch: SearchService | null = null;
   const esSearchOf = async () => {
     if (!esSearch) {
-      loaded = await loadIntoElasticsearch(es.url, run.store, rows.map((r) => r.id), { modelId, dimension: run.embedder.dimension }, datasetId, log);
+      loaded = await loadIntoElasticsearch(
+        es.url,
+        run.store,
+        rows.map((r) => r.id),
+        { modelId, dimension: run.embedder.dimension },
+        datasetId,
+        log,
+      );
       report.timings[`esLoad ${modelId}/${datasetId}`] = Math.round(loaded.seconds);
       esSearch = new SearchService(loaded.store, run.embedder);
     }
@@ -398,10 +438,27 @@ async function runElasticsearch(run: ModelRun, es: EsNode, embeddedTop: Map<stri
         const result = await runOrReuse(name, run.stamp, queries, K, async (q) => productRanking(await esSearchOf(), task.id, q, K, ranking));
         const { rankings, seconds } = result;
         const values = judged(run, task, queries, rankings);
-        report.results.push(summarize({ dataset: datasetId, task: task.id, method: ranking, model: modelId, backend: "elasticsearch", scope, queries, values, metrics: task.metrics, seconds, msPerQuery: result.msPerQuery, reused: result.reused }));
+        report.results.push(
+          summarize({
+            dataset: datasetId,
+            task: task.id,
+            method: ranking,
+            model: modelId,
+            backend: "elasticsearch",
+            scope,
+            queries,
+            values,
+            metrics: task.metrics,
+            seconds,
+            msPerQuery: result.msPerQuery,
+            reused: result.reused,
+          }),
+        );
         const agreement = topTenAgreement(embeddedTop.get(`${task.id}|${ranking}`)!, rankings, queries);
         report.agreement.push({ dataset: datasetId, task: task.id, model: modelId, ranking, ...agreement });
-        log(`  ${modelId} elasticsearch ${ranking} ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused" : `in ${seconds.toFixed(0)} s`}; identical top-10 ${((100 * (agreement.identicalTop10 ?? 0))).toFixed(1)}%`);
+        log(
+          `  ${modelId} elasticsearch ${ranking} ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused" : `in ${seconds.toFixed(0)} s`}; identical top-10 ${(100 * (agreement.identicalTop10 ?? 0)).toFixed(1)}%`,
+        );
       }
     }
   } finally {

@@ -26,7 +26,9 @@ export function createHostCheck(allowedHosts: readonly string[]): HostCheck {
     if (allowed.size === 0 && !isLoopbackHost(local)) return null;
     const host = req.headers.host;
     if (!isAllowed(hostnameOf(host))) {
-      return forbidden(`Host ${host ?? "(none)"} is not a name of this server: use a loopback name, or list the name in ORGSIM_ALLOWED_HOSTS`, { host: host ?? null });
+      return forbidden(`Host ${host ?? "(none)"} is not a name of this server: use a loopback name, or list the name in ORGSIM_ALLOWED_HOSTS`, {
+        host: host ?? null,
+      });
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !READ_METHODS.has(req.method ?? "GET") && !isAllowed(hostnameOf(origin))) {

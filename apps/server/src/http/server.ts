@@ -112,7 +112,12 @@ function answerRefusedConnections(server: Server, timeouts: HttpServerOptions) {
   });
   // Node hands CONNECT (a proxy tunnel) to this event, and drops the connection when nobody listens.
   server.on("connect", (req: IncomingMessage, socket: Duplex) => {
-    answerOnSocket(socket, new OrgsimError("METHOD_NOT_ALLOWED", "CONNECT is not served: this is not a proxy"), { allow: "GET, POST, PUT, PATCH, DELETE" }, req);
+    answerOnSocket(
+      socket,
+      new OrgsimError("METHOD_NOT_ALLOWED", "CONNECT is not served: this is not a proxy"),
+      { allow: "GET, POST, PUT, PATCH, DELETE" },
+      req,
+    );
   });
 }
 
@@ -144,7 +149,13 @@ function clientErrorOf(error: NodeJS.ErrnoException, timeouts: HttpServerOptions
 function answerOnSocket(socket: Duplex, cause: OrgsimError, headers: Record<string, string> = {}, req?: IncomingMessage) {
   const requestId = requestIdFrom(req);
   const body = errorBody(contractErrorOf(cause, requestId));
-  const head = Object.entries({ "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "x-request-id": requestId, ...headers, connection: "close" })
+  const head = Object.entries({
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+    "x-request-id": requestId,
+    ...headers,
+    connection: "close",
+  })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
   socket.end(`HTTP/1.1 ${cause.status} ${STATUS_CODES[cause.status]}\r\n${head}\r\n${body}`);

@@ -65,7 +65,10 @@ export const collectionsRouter = router({
     }),
 
   delete: scoped("collections:write")
-    .meta({ openapi: { method: "DELETE", path: "/collections/{id}", tags, summary: "Delete a collection and its items", successDescription: "Deleted (no content)" }, successStatuses: [204] })
+    .meta({
+      openapi: { method: "DELETE", path: "/collections/{id}", tags, summary: "Delete a collection and its items", successDescription: "Deleted (no content)" },
+      successStatuses: [204],
+    })
     .input(CollectionRef)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
@@ -155,7 +158,10 @@ export const collectionsRouter = router({
       }),
 
     delete: scoped("collections:write")
-      .meta({ openapi: { method: "DELETE", path: "/collections/{id}/items/{item_id}", tags, summary: "Remove an item", successDescription: "Deleted (no content)" }, successStatuses: [204] })
+      .meta({
+        openapi: { method: "DELETE", path: "/collections/{id}/items/{item_id}", tags, summary: "Remove an item", successDescription: "Deleted (no content)" },
+        successStatuses: [204],
+      })
       .input(ItemRef)
       .output(z.void())
       .mutation(async ({ ctx, input }) => {

@@ -54,7 +54,16 @@ export const organizationsRouter = router({
     }),
 
   delete: scoped("organizations:write")
-    .meta({ openapi: { method: "DELETE", path: "/organizations/{organization_id}", tags: ["organizations"], summary: "Delete an organization", successDescription: "Deleted (no content)" }, successStatuses: [204] })
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: "/organizations/{organization_id}",
+        tags: ["organizations"],
+        summary: "Delete an organization",
+        successDescription: "Deleted (no content)",
+      },
+      successStatuses: [204],
+    })
     .input(OrganizationRef)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {

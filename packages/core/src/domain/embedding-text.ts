@@ -34,8 +34,14 @@ export function customerTextOf(org: { customer_description: string | null; descr
 }
 
 /** The text embedded as the business-profile vector: name, description and category names. */
-export function profileTextOf(org: { name: string; description: string | null; categories: readonly string[] }, categoryName: (slug: string) => string): string {
+export function profileTextOf(
+  org: { name: string; description: string | null; categories: readonly string[] },
+  categoryName: (slug: string) => string,
+): string {
   const parts = [org.name, org.description ?? ""];
   if (org.categories.length > 0) parts.push(`Categories: ${org.categories.map(categoryName).join(", ")}.`);
-  return parts.filter((p) => p.trim().length > 0).join(". ").replace(/\.\.\s/g, ". ");
+  return parts
+    .filter((p) => p.trim().length > 0)
+    .join(". ")
+    .replace(/\.\.\s/g, ". ");
 }

@@ -20,13 +20,9 @@ const slugify = (name: string) =>
     .replace(/^-|-$/g, "");
 
 /** Every M49 region, sub-region and intermediate region, by slug. */
-const regionFeatures = countryCoder
-  .featuresIn("001", true)
-  .filter((f) => REGION_LEVELS.has(f.properties.level ?? ""));
+const regionFeatures = countryCoder.featuresIn("001", true).filter((f) => REGION_LEVELS.has(f.properties.level ?? ""));
 
-export const REGION_SLUGS: readonly string[] = regionFeatures
-  .map((f) => slugify(f.properties.nameEn))
-  .sort();
+export const REGION_SLUGS: readonly string[] = regionFeatures.map((f) => slugify(f.properties.nameEn)).sort();
 const regionSlugByM49 = new Map(regionFeatures.map((f) => [f.properties.m49 ?? f.properties.id, slugify(f.properties.nameEn)]));
 
 /**

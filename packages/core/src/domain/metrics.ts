@@ -1,15 +1,6 @@
 /** Company-size buckets, funding stages and the derivations between raw numbers and them. */
 
-export const EMPLOYEE_RANGES = [
-  "1-10",
-  "11-50",
-  "51-200",
-  "201-500",
-  "501-1000",
-  "1001-5000",
-  "5001-10000",
-  "10001+",
-] as const;
+export const EMPLOYEE_RANGES = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001-5000", "5001-10000", "10001+"] as const;
 export type EmployeeRange = (typeof EMPLOYEE_RANGES)[number];
 
 const RANGE_UPPER_BOUNDS = [10, 50, 200, 500, 1000, 5000, 10000, Number.POSITIVE_INFINITY];

@@ -58,7 +58,10 @@ export function derivedMetricsOf(metrics: MetricFacts, issues: ValidationIssue[]
   }
   const employeeRange = metrics.employee_count != null ? employeeRangeOf(metrics.employee_count) : null;
   if (metrics.employee_range && employeeRange && metrics.employee_range !== employeeRange) {
-    issues.push({ path: ["metrics", "employee_range"], message: `employee_range ${metrics.employee_range} contradicts employee_count ${metrics.employee_count}` });
+    issues.push({
+      path: ["metrics", "employee_range"],
+      message: `employee_range ${metrics.employee_range} contradicts employee_count ${metrics.employee_count}`,
+    });
   }
   return { employeeRange, foundedYear };
 }

@@ -64,7 +64,7 @@ const SECTORS: Record<string, Record<string, string>> = {
     "government-and-civic-tech": "Government and civic technology",
     "professional-services": "Professional services",
     telecommunications: "Telecommunications",
-    "marketplaces": "Marketplaces",
+    marketplaces: "Marketplaces",
   },
 };
 

@@ -91,7 +91,12 @@ export const NewItem = z
     if (item.entity == null) return;
     const parsed = ENTITY_SNAPSHOTS[item.entity_type].safeParse(item.entity);
     for (const issue of parsed.error?.issues ?? []) {
-      ctx.addIssue({ code: "custom", path: ["entity", ...issue.path.map(String)], message: `${issue.message} (for a ${item.entity_type})`, input: item.entity });
+      ctx.addIssue({
+        code: "custom",
+        path: ["entity", ...issue.path.map(String)],
+        message: `${issue.message} (for a ${item.entity_type})`,
+        input: item.entity,
+      });
     }
   })
   .meta({ id: "NewItem" });

@@ -93,9 +93,7 @@ export const Place = z
   })
   .meta({ id: "Place" });
 
-export const Location = z
-  .object({ headquarters: Place.nullable(), offices: z.array(Place).max(500) })
-  .meta({ id: "Location" });
+export const Location = z.object({ headquarters: Place.nullable(), offices: z.array(Place).max(500) }).meta({ id: "Location" });
 
 export const Contact = z
   .object({
@@ -139,7 +137,11 @@ export type OrganizationResult = z.infer<typeof OrganizationResult>;
 // ---- writes: everything but the name is optional; derived fields may be left out ----
 
 /** Derived from country_code: a write may send them (as a read returns them); they are recomputed. */
-const derivedPlaceField = (what: string) => z.string().nullish().meta({ description: `Derived from country_code; ignored on writes (${what})` });
+const derivedPlaceField = (what: string) =>
+  z
+    .string()
+    .nullish()
+    .meta({ description: `Derived from country_code; ignored on writes (${what})` });
 
 const PlaceInput = z.strictObject({
   address_line: field.address_line().nullish(),
@@ -213,7 +215,12 @@ export const OrganizationReplaceInput = OrganizationInput.safeExtend({
 })
   .superRefine((input, ctx) => {
     if (input.id !== undefined && input.id !== input.organization_id) {
-      ctx.addIssue({ code: "custom", path: ["id"], message: `id ${input.id} is not the organization_id ${input.organization_id} of the path`, input: input.id });
+      ctx.addIssue({
+        code: "custom",
+        path: ["id"],
+        message: `id ${input.id} is not the organization_id ${input.organization_id} of the path`,
+        input: input.id,
+      });
     }
   })
   .meta({ description: ROUND_TRIP });

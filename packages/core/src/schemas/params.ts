@@ -9,7 +9,14 @@ import { z } from "zod";
 export const listParam = <T extends z.ZodType>(item: T) =>
   z.preprocess((value) => {
     const values = Array.isArray(value) ? value : value === undefined ? undefined : [value];
-    return values?.flatMap((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : [v]));
+    return values?.flatMap((v) =>
+      typeof v === "string"
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [v],
+    );
   }, z.array(item));
 
 /** A boolean that also accepts "true"/"false" (and "1"/"0"), never treating "false" as true. */
@@ -30,4 +37,5 @@ export const numberParam = (inner: z.ZodNumber = z.number()) =>
 
 export const isoDate = () => z.iso.date().meta({ description: "ISO 8601 date, YYYY-MM-DD", example: "2023-05-02" });
 
-export const organizationId = () => intParam(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).meta({ description: "Organization id (positive integer)", example: 4242 });
+export const organizationId = () =>
+  intParam(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).meta({ description: "Organization id (positive integer)", example: 4242 });

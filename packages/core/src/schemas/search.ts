@@ -32,7 +32,11 @@ const regionCode = z
   .transform((value, ctx) => {
     if (isRegionSlug(value.toLowerCase())) return value.toLowerCase();
     if (isSubdivisionCode(value)) return value.toUpperCase();
-    ctx.addIssue({ code: "custom", message: `unknown region "${value}" (UN M49 region slug such as "europe" or ISO 3166-2 code such as "US-CA")`, input: value });
+    ctx.addIssue({
+      code: "custom",
+      message: `unknown region "${value}" (UN M49 region slug such as "europe" or ISO 3166-2 code such as "US-CA")`,
+      input: value,
+    });
     return z.NEVER;
   })
   .meta({ description: "UN M49 region or sub-region slug, or ISO 3166-2 subdivision code", example: "western-europe" });
@@ -94,9 +98,7 @@ function checkRanges(value: FilterFields, ctx: z.RefinementCtx) {
 
 const text = z.string().trim().min(3).max(2000);
 
-export const SimilarToOrganizationInput = z
-  .strictObject({ organization_id: organizationId(), ...searchFilterShape })
-  .superRefine(checkRanges);
+export const SimilarToOrganizationInput = z.strictObject({ organization_id: organizationId(), ...searchFilterShape }).superRefine(checkRanges);
 export const SimilarToDescriptionInput = z
   .strictObject({ description: text.meta({ description: "What the organizations do, in plain words" }), ...searchFilterShape })
   .superRefine(checkRanges);

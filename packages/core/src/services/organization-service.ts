@@ -109,6 +109,7 @@ const SOURCE_OF_DERIVED: Record<string, string> = {
   country: "country_code",
   world_region: "country_code",
 };
-const inputPathOf = (path: (string | number)[]) => path.map((key, i) => (i === path.length - 1 && typeof key === "string" ? (SOURCE_OF_DERIVED[key] ?? key) : key));
+const inputPathOf = (path: (string | number)[]) =>
+  path.map((key, i) => (i === path.length - 1 && typeof key === "string" ? (SOURCE_OF_DERIVED[key] ?? key) : key));
 
 const keyOf = (key: PropertyKey) => (typeof key === "symbol" ? String(key) : key);

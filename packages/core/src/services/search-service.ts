@@ -5,13 +5,7 @@ import { reciprocalRankFusion } from "../domain/rank-fusion";
 import { OrgsimError } from "../errors";
 import type { Embedder } from "../ports/embedder";
 import type { OrganizationFilter, OrganizationStore, ScoredOrganization, VectorKind } from "../ports/organization-store";
-import type {
-  SearchFilterInput,
-  SearchResponse,
-  SimilarCustomersInput,
-  SimilarToDescriptionInput,
-  SimilarToOrganizationInput,
-} from "../schemas/search";
+import type { SearchFilterInput, SearchResponse, SimilarCustomersInput, SimilarToDescriptionInput, SimilarToOrganizationInput } from "../schemas/search";
 import { MAX_RESULTS_DEPTH } from "../schemas/search";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor";
 import { assertSameModel } from "./model-check";
@@ -127,9 +121,7 @@ export class SearchService {
     };
     // One extra hit tells whether another page exists.
     const hits =
-      input.ranking === "vector"
-        ? await this.store.search({ ...ranking, offset, size: size + 1 })
-        : await this.hybridPage(ranking, offset, size + 1);
+      input.ranking === "vector" ? await this.store.search({ ...ranking, offset, size: size + 1 }) : await this.hybridPage(ranking, offset, size + 1);
     const page = hits.slice(0, size);
     const nextOffset = offset + page.length;
     const hasMore = hits.length > size && nextOffset < MAX_RESULTS_DEPTH;
@@ -164,7 +156,11 @@ export class SearchService {
     let words = wordIds;
     if (query.minScore !== undefined) {
       // A word match below the floor is no candidate: its cosine decides.
-      const wordsOnly = await this.store.similarities(query.vector, query.kind, wordIds.filter((id) => !ranked.has(id)));
+      const wordsOnly = await this.store.similarities(
+        query.vector,
+        query.kind,
+        wordIds.filter((id) => !ranked.has(id)),
+      );
       words = wordIds.filter((id) => ranked.has(id) || (wordsOnly.get(id) ?? Number.NEGATIVE_INFINITY) >= minScore);
     }
     const fused = reciprocalRankFusion([vectorHits.map((h) => h.id), words]).slice(0, FUSION_DEPTH);

@@ -13,8 +13,7 @@ export const ONE_TYPE_RULE =
   "put it in another collection.";
 
 /** The core's collection id parameter, described for agents (same validation). */
-export const collectionIdParam = () =>
-  CollectionRef.shape.id.meta({ description: "The collection's id (col_…), from create_collection or list_collections" });
+export const collectionIdParam = () => CollectionRef.shape.id.meta({ description: "The collection's id (col_…), from create_collection or list_collections" });
 
 export const collectionTools = [
   defineTool({

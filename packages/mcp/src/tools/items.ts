@@ -28,8 +28,7 @@ const ENTITY_HELP =
   "product {name, description, url, category, organization_id}; address {address_line, city, subdivision_code, postal_code, country_code}; " +
   "funding_round {organization_id, stage, announced_on, amount_usd, investors}. notes (up to 10,000 characters) and tags (up to 50) are yours.";
 
-const itemsText = (items: CollectionItemType[], detail: Detail) =>
-  detail === "full" && items.length > 0 ? [jsonBlock("Full records", items)] : [];
+const itemsText = (items: CollectionItemType[], detail: Detail) => (detail === "full" && items.length > 0 ? [jsonBlock("Full records", items)] : []);
 
 export const itemTools = [
   defineTool({
@@ -69,7 +68,7 @@ export const itemTools = [
     name: "add_collection_item",
     title: "Add an item to a collection",
     description:
-      "Add one entity to a collection, e.g. an organization found by a search (entity_type \"organization\", entity_id its id as a string). " +
+      'Add one entity to a collection, e.g. an organization found by a search (entity_type "organization", entity_id its id as a string). ' +
       `${ONE_TYPE_RULE} Adding the same entity again returns the existing item (meta.created false) and changes nothing, so retrying is safe. ` +
       `${ENTITY_HELP} For several entities at once use bulk_add_collection_items.`,
     input: AddItemInput.safeExtend({ id: collectionIdParam() }),

@@ -45,15 +45,7 @@ export const ARCHETYPE_STAGES: Readonly<Record<Exclude<Archetype, "bootstrapped"
 };
 
 /** Ordinary venture ladder; a company's earlier rounds are drawn from it. */
-export const VENTURE_LADDER: readonly FundingStage[] = [
-  "pre_seed",
-  "seed",
-  "series_a",
-  "series_b",
-  "series_c",
-  "series_d",
-  "series_e_plus",
-];
+export const VENTURE_LADDER: readonly FundingStage[] = ["pre_seed", "seed", "series_a", "series_b", "series_c", "series_d", "series_e_plus"];
 
 export interface StageProfile {
   /** Round size range in USD (drawn log-skewed toward the low end). */

@@ -28,7 +28,11 @@ const CATEGORY_WEIGHTS = CATEGORIES.map((c) => [c.slug, contentOf(c.slug).weight
 
 /** The primary category and 0–2 of its related ones. */
 function drawCategories(rng: Random, primary: string): string[] {
-  const extra = rng.weighted([[0, 60], [1, 30], [2, 10]] as const);
+  const extra = rng.weighted([
+    [0, 60],
+    [1, 30],
+    [2, 10],
+  ] as const);
   return [primary, ...rng.sample(contentOf(primary).related, extra)];
 }
 
@@ -71,7 +75,11 @@ function drawOrganization(rng: Random, id: number, primarySlug: string, taken: T
 
   const hq = drawHeadquarters(rng);
   const offices = drawOffices(rng, hq, metrics.employee_count);
-  const drawn = drawUniqueName(rng, { category: primary, country: hq.country, foundedYear: metrics.founded_year, isPublic: stage === "ipo" || stage === "post_ipo" }, taken);
+  const drawn = drawUniqueName(
+    rng,
+    { category: primary, country: hq.country, foundedYear: metrics.founded_year, isPublic: stage === "ipo" || stage === "post_ipo" },
+    taken,
+  );
   const texts = writeTexts(rng, {
     name: drawn.name,
     primary,

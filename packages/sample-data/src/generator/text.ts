@@ -102,8 +102,16 @@ export function writeTexts(rng: Random, ctx: TextContext): TextDraft {
 
   // 2–4 sentences in all: the intro, 0–3 extras and perhaps the customer sentence.
   let extraCount = hasCustomerSentence
-    ? rng.weighted([[0, 2], [1, 4.5], [2, 3.5]] as const)
-    : rng.weighted([[1, 3.5], [2, 4.5], [3, 2]] as const);
+    ? rng.weighted([
+        [0, 2],
+        [1, 4.5],
+        [2, 3.5],
+      ] as const)
+    : rng.weighted([
+        [1, 3.5],
+        [2, 4.5],
+        [3, 2],
+      ] as const);
   if (secondLine && extraCount === 0) extraCount = 1;
   const candidates = secondLine ? [secondLine, capability, differentiator] : [capability, differentiator, extraFact];
   const extras = new Set(candidates.slice(0, extraCount));

@@ -27,7 +27,12 @@ export function describeApiKeyStoreContract(backend: string, open: () => Promise
       expect(token).toMatch(/^osk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
       expect(key).toMatchObject({ tenant: "acme", scopes: ["search:read", "collections:write"], name: "ci", revoked_at: null, rate_limit_per_minute: null });
       expect(key).not.toHaveProperty("secret_hash");
-      expect(await access.authenticate(token)).toEqual({ tenant: "acme", scopes: ["search:read", "collections:write"], keyId: key.id, rateLimitPerMinute: null });
+      expect(await access.authenticate(token)).toEqual({
+        tenant: "acme",
+        scopes: ["search:read", "collections:write"],
+        keyId: key.id,
+        rateLimitPerMinute: null,
+      });
       expect(await access.hasActiveKeys()).toBe(true);
       expect(await access.mode(true)).toBe("keys");
       const secret = token.split("_").slice(2).join("_");

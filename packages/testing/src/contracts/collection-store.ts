@@ -19,9 +19,14 @@ export interface CollectionStoreContractOptions {
   itemIdOf?(collectionId: string, entityId: string): string;
 }
 
-export const item = (entity_type: EntityType, entity_id: string | number, more: Partial<NewItem> = {}): NewItem => ({ entity_type, entity_id: String(entity_id), ...more });
+export const item = (entity_type: EntityType, entity_id: string | number, more: Partial<NewItem> = {}): NewItem => ({
+  entity_type,
+  entity_id: String(entity_id),
+  ...more,
+});
 export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-export const newCollection = (store: CollectionStore, tenant = "acme", entity_type: EntityType | null = null) => store.create(tenant, { name: "Leads", description: "to call", entity_type });
+export const newCollection = (store: CollectionStore, tenant = "acme", entity_type: EntityType | null = null) =>
+  store.create(tenant, { name: "Leads", description: "to call", entity_type });
 
 /** Every item of a collection, page by page. */
 export async function allItems(store: CollectionStore, tenant: string, collectionId: string) {
@@ -131,7 +136,12 @@ export function describeCollectionStoreContract(name: string, options: Collectio
       it("binds cursors to their tenant and collection", async () => {
         const a = await create("acme");
         const b = await create("acme");
-        for (const c of [a, b]) await store().addItems("acme", c.id, [1, 2, 3].map((n) => item("person", n)));
+        for (const c of [a, b])
+          await store().addItems(
+            "acme",
+            c.id,
+            [1, 2, 3].map((n) => item("person", n)),
+          );
         const page = await store().listItems("acme", a.id, { limit: 1 });
         const cursor = page?.next_cursor as string;
         expect(cursor).toBeTruthy();
@@ -166,7 +176,11 @@ export function describeCollectionStoreContract(name: string, options: Collectio
         expect(await store().get("acme", c.id)).toMatchObject({ entity_type: "organization", item_count: 1 });
         expect(await store().getItem("acme", c.id, added?.item.id as string)).toEqual(added?.item);
         const refused = store().addItems("acme", c.id, [item("person", "p1")]);
-        await expect(refused).rejects.toMatchObject({ code: "ENTITY_TYPE_MISMATCH", message: expect.stringMatching(/organization.*person/), details: { failing_indexes: [0] } });
+        await expect(refused).rejects.toMatchObject({
+          code: "ENTITY_TYPE_MISMATCH",
+          message: expect.stringMatching(/organization.*person/),
+          details: { failing_indexes: [0] },
+        });
         expect((await store().listItems("acme", c.id, { limit: 10 }))?.data).toHaveLength(1);
       });
 
@@ -231,7 +245,12 @@ export function describeCollectionStoreContract(name: string, options: Collectio
 
       it("pages items, updates and deletes them, keeping item_count", async () => {
         const c = await create();
-        const added = (await store().addItems("acme", c.id, Array.from({ length: 7 }, (_, i) => item("product", `sku-${i}`, { entity: { name: `P${i}`, url: "https://x.example" } })))) ?? [];
+        const added =
+          (await store().addItems(
+            "acme",
+            c.id,
+            Array.from({ length: 7 }, (_, i) => item("product", `sku-${i}`, { entity: { name: `P${i}`, url: "https://x.example" } })),
+          )) ?? [];
         const ids: string[] = [];
         let cursor: string | undefined;
         do {
@@ -244,7 +263,14 @@ export function describeCollectionStoreContract(name: string, options: Collectio
         const target = added[0]?.item.id as string;
         const updated = await store().updateItem("acme", c.id, target, { notes: "call Monday", tags: ["q3"], entity: { name: "Widget" } });
         // `entity` is replaced, not merged.
-        expect(updated).toMatchObject({ id: target, notes: "call Monday", tags: ["q3"], entity: { name: "Widget" }, entity_type: "product", entity_id: "sku-0" });
+        expect(updated).toMatchObject({
+          id: target,
+          notes: "call Monday",
+          tags: ["q3"],
+          entity: { name: "Widget" },
+          entity_type: "product",
+          entity_id: "sku-0",
+        });
         expect(await store().getItem("acme", c.id, target)).toEqual(updated);
         expect(await store().updateItem("acme", c.id, target, { entity: null })).toMatchObject({ entity: null, notes: "call Monday", tags: ["q3"] });
         expect(await store().updateItem("acme", c.id, "itm_missing", { notes: "x" })).toBeNull();

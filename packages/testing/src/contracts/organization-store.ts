@@ -1,5 +1,15 @@
 /** The `OrganizationStore` contract: cases every backend must pass, run by each backend's tests with its own factory. */
-import { FOUNDED_YEAR, MAX_AMOUNT_USD, MAX_COUNT, MAX_ORGANIZATION_ID, Organization, type OrganizationFilter, type OrganizationRecord, type OrganizationStore, type VectorKind } from "@orgsim/core";
+import {
+  FOUNDED_YEAR,
+  MAX_AMOUNT_USD,
+  MAX_COUNT,
+  MAX_ORGANIZATION_ID,
+  Organization,
+  type OrganizationFilter,
+  type OrganizationRecord,
+  type OrganizationStore,
+  type VectorKind,
+} from "@orgsim/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dot, expected, expectedText, location } from "../expected";
 import { organization, place, randomRecords, rng, unitVector } from "../synthetic";
@@ -55,7 +65,10 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         const store = await fresh();
         await store.upsert(randomRecords(3, DIM, 1), MODEL);
         const other = randomRecords(2, DIM, 2, 100);
-        await expect(store.upsert(other, { modelId: "other-model", dimension: DIM })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("test-model") });
+        await expect(store.upsert(other, { modelId: "other-model", dimension: DIM })).rejects.toMatchObject({
+          code: "CONFLICT",
+          message: expect.stringContaining("test-model"),
+        });
         await expect(store.upsert(randomRecords(2, 8, 2, 100), { modelId: "test-model", dimension: 8 })).rejects.toMatchObject({ code: "CONFLICT" });
         await expect(store.upsert(randomRecords(2, 8, 2, 100), { modelId: "small", dimension: 8 })).rejects.toMatchObject({ code: "CONFLICT" });
         // A vector whose length contradicts the declared model.
@@ -63,7 +76,9 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         expect(await store.count()).toBe(3);
         expect(await store.get(100)).toBeNull();
         expect(await store.vectorModel()).toEqual(MODEL);
-        await expect(store.search({ vector: unitVector(8, rng(1)), kind: "profile", filter: {}, offset: 0, size: 5 })).rejects.toMatchObject({ code: "CONFLICT" });
+        await expect(store.search({ vector: unitVector(8, rng(1)), kind: "profile", filter: {}, offset: 0, size: 5 })).rejects.toMatchObject({
+          code: "CONFLICT",
+        });
       });
 
       it("accepts a new model once the store is empty again", async () => {
@@ -125,7 +140,9 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         // The bounds are those of the read schema: what the store returns parses.
         for (const o of [largest, smallest]) expect(Organization.parse(await store.get(o.id))).toEqual(o);
         const idsWhere = async (filter: OrganizationFilter) =>
-          (await store.search({ vector: unitVector(DIM, rng(22)), kind: "profile", filter, offset: 0, size: 10 })).map((h) => h.organization.id).sort((a, b) => a - b);
+          (await store.search({ vector: unitVector(DIM, rng(22)), kind: "profile", filter, offset: 0, size: 10 }))
+            .map((h) => h.organization.id)
+            .sort((a, b) => a - b);
         expect(await idsWhere({ employeesMin: MAX_COUNT, foundedYearMin: FOUNDED_YEAR.max })).toEqual([MAX_ORGANIZATION_ID]);
         expect(await idsWhere({ employeesMax: 0, foundedYearMax: FOUNDED_YEAR.min })).toEqual([1]);
         expect(await idsWhere({ excludeIds: [MAX_ORGANIZATION_ID] })).toEqual([1]);
@@ -141,7 +158,14 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         expect(await store.get(11)).toBeNull();
         expect(await store.getVector(11, "profile")).toBeNull();
         const hits = await store.search({ vector: query, kind: "profile", filter: {}, offset: 0, size: 100 });
-        expect(hits.map((h) => h.organization.id)).toEqual(expected(records.filter((r) => r.organization.id !== 11), query, "profile", {}).map((h) => h.id));
+        expect(hits.map((h) => h.organization.id)).toEqual(
+          expected(
+            records.filter((r) => r.organization.id !== 11),
+            query,
+            "profile",
+            {},
+          ).map((h) => h.id),
+        );
         expect(await store.count()).toBe(49);
       });
     });
@@ -151,7 +175,14 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
       const records = randomRecords(600, DIM, 42);
       const query = unitVector(DIM, rng(4242));
       const search = (filter: OrganizationFilter, more: { offset?: number; size?: number; minScore?: number; kind?: VectorKind } = {}) =>
-        opened.store.search({ vector: query, kind: more.kind ?? "profile", filter, offset: more.offset ?? 0, size: more.size ?? 1000, ...(more.minScore !== undefined ? { minScore: more.minScore } : {}) });
+        opened.store.search({
+          vector: query,
+          kind: more.kind ?? "profile",
+          filter,
+          offset: more.offset ?? 0,
+          size: more.size ?? 1000,
+          ...(more.minScore !== undefined ? { minScore: more.minScore } : {}),
+        });
 
       beforeAll(async () => {
         opened = await options.open();
@@ -183,7 +214,14 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         ["exclude ids", { excludeIds: [1, 2, 3, 50, 77, 9999] }],
         [
           "everything at once",
-          { ...location(["US", "DE"], ["FR-IDF"], false), employeesMin: 5, foundedYearMin: 1960, fundingStages: ["seed", "series_a", "series_b", "growth", "debt"], lastFundingFrom: "2012-01-01", excludeIds: [5] },
+          {
+            ...location(["US", "DE"], ["FR-IDF"], false),
+            employeesMin: 5,
+            foundedYearMin: 1960,
+            fundingStages: ["seed", "series_a", "series_b", "growth", "debt"],
+            lastFundingFrom: "2012-01-01",
+            excludeIds: [5],
+          },
         ],
         ["range and stage", { employeeRanges: ["1-10", "11-50", "51-200"], fundingStages: ["pre_seed", "seed"] }],
         ["HQ country and categories", { ...location(["US"], []), categories: ["payments", "developer-tools", "banking"] }],
@@ -238,7 +276,14 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
           [location(["FR"], [], false), { kind: "customer" as VectorKind, offset: 3, size: 20 }],
           [{ employeesMin: 100 }, { minScore: 0.2 }],
         ] as const) {
-          const q = { vector: query, kind: "kind" in more ? more.kind : ("profile" as VectorKind), filter, offset: "offset" in more ? more.offset : 0, size: "size" in more ? more.size : 1000, ...("minScore" in more ? { minScore: more.minScore } : {}) };
+          const q = {
+            vector: query,
+            kind: "kind" in more ? more.kind : ("profile" as VectorKind),
+            filter,
+            offset: "offset" in more ? more.offset : 0,
+            size: "size" in more ? more.size : 1000,
+            ...("minScore" in more ? { minScore: more.minScore } : {}),
+          };
           const full = await opened.store.search(q);
           expect(full.length).toBeGreaterThan(0);
           const ranked = await opened.store.rank(q);
@@ -265,7 +310,10 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
     describe("word search and similarities", () => {
       let opened: OpenedOrganizationStore;
       // Short texts from a small vocabulary: many organizations share words, none reaches 24 terms.
-      const VOCABULARY = "payments fraud robots warehouse logistics solar battery clinic patients dental insurance freight shipping retail grocery analytics cloud security payroll hiring tutoring school farm drones mapping legal contracts energy grid lending".split(" ");
+      const VOCABULARY =
+        "payments fraud robots warehouse logistics solar battery clinic patients dental insurance freight shipping retail grocery analytics cloud security payroll hiring tutoring school farm drones mapping legal contracts energy grid lending".split(
+          " ",
+        );
       const random = rng(9);
       const words = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(" ");
       const records = randomRecords(300, DIM, 91).map((r) => {
@@ -275,7 +323,8 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
       });
       const searchText = (text: string, filter: OrganizationFilter = {}, more: { kind?: VectorKind; size?: number } = {}) =>
         opened.store.searchText({ text, kind: more.kind ?? "profile", filter, size: more.size ?? 1000 });
-      const ranked = (text: string, filter: OrganizationFilter = {}, kind: VectorKind = "profile") => expectedText(records, text, kind, filter).map((h) => h.id);
+      const ranked = (text: string, filter: OrganizationFilter = {}, kind: VectorKind = "profile") =>
+        expectedText(records, text, kind, filter).map((h) => h.id);
 
       beforeAll(async () => {
         opened = await options.open();
@@ -335,7 +384,10 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
       it("finds a replaced organization by its new words only, and a deleted one not at all", async () => {
         opened = await options.open();
         const { store } = opened;
-        const records = randomRecords(20, DIM, 5).map((r) => ({ ...r, organization: { ...r.organization, description: `Plain company number ${r.organization.id}` } }));
+        const records = randomRecords(20, DIM, 5).map((r) => ({
+          ...r,
+          organization: { ...r.organization, description: `Plain company number ${r.organization.id}` },
+        }));
         await store.upsert(records, MODEL);
         const seven = records[6] as OrganizationRecord;
         await store.upsert([{ ...seven, organization: { ...seven.organization, description: "Orbital satellite imagery" } }], MODEL);
@@ -362,9 +414,20 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         const store = await fresh();
         const vector = unitVector(DIM, rng(5));
         await store.upsert(randomRecords(20, DIM, 5), MODEL);
-        await store.upsert([{ organization: organization(5000, { hq: place("FR", "FR-IDF"), offices: [place("US", "US-TX"), place("GB")] }), profileVector: vector, customerVector: null }], MODEL);
+        await store.upsert(
+          [
+            {
+              organization: organization(5000, { hq: place("FR", "FR-IDF"), offices: [place("US", "US-TX"), place("GB")] }),
+              profileVector: vector,
+              customerVector: null,
+            },
+          ],
+          MODEL,
+        );
         const ids = async (countries: string[], subdivisions: string[], hqOnly: boolean) =>
-          (await store.search({ vector, kind: "profile", filter: location(countries, subdivisions, hqOnly), offset: 0, size: 1000 })).map((h) => h.organization.id);
+          (await store.search({ vector, kind: "profile", filter: location(countries, subdivisions, hqOnly), offset: 0, size: 1000 })).map(
+            (h) => h.organization.id,
+          );
         expect(await ids(["US"], [], true)).not.toContain(5000);
         expect(await ids(["US"], [], false)).toContain(5000);
         expect(await ids([], ["US-TX"], true)).not.toContain(5000);
@@ -393,7 +456,10 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
           location(["US"], ["US-CA"], false),
         ] as OrganizationFilter[]) {
           const hits = await store.search({ vector, kind: "profile", filter, offset: 0, size: 1000 });
-          expect(hits.map((h) => h.organization.id), JSON.stringify(filter)).not.toContain(7000);
+          expect(
+            hits.map((h) => h.organization.id),
+            JSON.stringify(filter),
+          ).not.toContain(7000);
         }
         const all = await store.search({ vector, kind: "profile", filter: {}, offset: 0, size: 1 });
         expect(all[0]?.organization.id).toBe(7000);
@@ -402,8 +468,12 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
       it("date bounds are inclusive", async () => {
         const store = await fresh();
         const vector = unitVector(DIM, rng(7));
-        await store.upsert([{ organization: organization(8000, { stage: "seed", roundOn: "2021-03-04" }), profileVector: vector, customerVector: null }], MODEL);
-        const ids = async (filter: OrganizationFilter) => (await store.search({ vector, kind: "profile", filter, offset: 0, size: 1000 })).map((h) => h.organization.id);
+        await store.upsert(
+          [{ organization: organization(8000, { stage: "seed", roundOn: "2021-03-04" }), profileVector: vector, customerVector: null }],
+          MODEL,
+        );
+        const ids = async (filter: OrganizationFilter) =>
+          (await store.search({ vector, kind: "profile", filter, offset: 0, size: 1000 })).map((h) => h.organization.id);
         expect(await ids({ lastFundingFrom: "2021-03-04", lastFundingTo: "2021-03-04" })).toContain(8000);
         expect(await ids({ lastFundingFrom: "2021-03-05" })).not.toContain(8000);
         expect(await ids({ lastFundingTo: "2021-03-03" })).not.toContain(8000);
@@ -412,7 +482,11 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
       it("breaks score ties by id ascending, also across a long run of ties written highest id first", async () => {
         const store = await fresh();
         const vector = unitVector(DIM, rng(11));
-        const twins = [9005, 9001, 9003, 9002].map((id) => ({ organization: organization(id, { hq: place("IS") }), profileVector: vector, customerVector: null }));
+        const twins = [9005, 9001, 9003, 9002].map((id) => ({
+          organization: organization(id, { hq: place("IS") }),
+          profileVector: vector,
+          customerVector: null,
+        }));
         await store.upsert(twins, MODEL);
         const hits = await store.search({ vector, kind: "profile", filter: location(["IS"], []), offset: 0, size: 10 });
         expect(hits.map((h) => h.organization.id)).toEqual([9001, 9002, 9003, 9005]);
@@ -421,7 +495,11 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         expect(page.map((h) => h.organization.id)).toEqual([9002, 9003]);
 
         // 60 twins written highest id first (for Elasticsearch: its own order among equal scores is the reverse of ours).
-        const many = Array.from({ length: 60 }, (_, i) => ({ organization: organization(2000 - i, { hq: place("NO") }), profileVector: vector, customerVector: null }));
+        const many = Array.from({ length: 60 }, (_, i) => ({
+          organization: organization(2000 - i, { hq: place("NO") }),
+          profileVector: vector,
+          customerVector: null,
+        }));
         for (let i = 0; i < many.length; i += 10) await store.upsert(many.slice(i, i + 10), MODEL);
         await store.upsert(randomRecords(200, DIM, 12), MODEL);
         const ids = Array.from({ length: 60 }, (_, i) => 1941 + i);
@@ -448,7 +526,11 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         const hits = await store.search({ vector: query, kind: "profile", filter: { categories: ["legal-tech"] }, offset: 0, size: 20 });
         expect(hits).toHaveLength(20);
         expect(hits.every((h) => h.organization.categories.includes("legal-tech"))).toBe(true);
-        expect(hits.map((h) => h.organization.id)).toEqual(expected(records, query, "profile", { categories: ["legal-tech"] }).slice(0, 20).map((h) => h.id));
+        expect(hits.map((h) => h.organization.id)).toEqual(
+          expected(records, query, "profile", { categories: ["legal-tech"] })
+            .slice(0, 20)
+            .map((h) => h.id),
+        );
         const rest = await store.search({ vector: query, kind: "profile", filter: { categories: ["legal-tech"] }, offset: 20, size: 20 });
         expect(rest).toHaveLength(10);
       });
