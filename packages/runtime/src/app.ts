@@ -113,20 +113,7 @@ export async function createApp(config: Config): Promise<App> {
     },
     isDraining: () => draining,
     async loadSampleData(log) {
-      if (config.sampleSize > 0 && (await organizations.count()) === 0) {
-        log(`Empty store: loading ${config.sampleSize} sample organizations. ${SAMPLE_DATA_NOTICE}`);
-        const sample = generateSampleOrganizations({ count: config.sampleSize });
-        let reported = 0;
-        // One atomic write: an interrupted first start leaves an empty store, so the next start loads it all again.
-        await organizations.upsertMany(sample, {
-          onEmbedded: (done, total) => {
-            if (done - reported >= 250 || done === total) {
-              reported = done;
-              log(`  embedded ${done}/${total}`);
-            }
-          },
-        });
-      }
+      await loadSample(organizations, config.sampleSize, log);
       dataLoaded = true;
     },
     async close() {
@@ -136,4 +123,20 @@ export async function createApp(config: Config): Promise<App> {
       await backend.close();
     },
   };
+}
+
+/** Fills an empty store with `size` fictional organizations, in one atomic write. */
+async function loadSample(organizations: OrganizationService, size: number, log: (line: string) => void): Promise<void> {
+  if (size === 0 || (await organizations.count()) > 0) return;
+  log(`Empty store: loading ${size} sample organizations. ${SAMPLE_DATA_NOTICE}`);
+  let reported = 0;
+  // One atomic write: an interrupted first start leaves an empty store, so the next start loads it all again.
+  await organizations.upsertMany(generateSampleOrganizations({ count: size }), {
+    onEmbedded: (done, total) => {
+      if (done - reported >= 250 || done === total) {
+        reported = done;
+        log(`  embedded ${done}/${total}`);
+      }
+    },
+  });
 }
