@@ -32,34 +32,14 @@ export function drawOffices(rng: Random, hq: City, employees: number): City[] {
   return offices;
 }
 
+// biome-ignore format: one weight table a line reads as a table
 function officeCount(rng: Random, employees: number): number {
   if (employees < 15) return rng.chance(0.05) ? 1 : 0;
   if (employees < 50) return rng.chance(0.2) ? 1 : 0;
-  if (employees < 200)
-    return rng.weighted([
-      [0, 5],
-      [1, 4],
-      [2, 1],
-    ] as const);
-  if (employees < 1_000)
-    return rng.weighted([
-      [0, 2],
-      [1, 4],
-      [2, 3],
-      [3, 1],
-    ] as const);
-  if (employees < 5_000)
-    return rng.weighted([
-      [1, 2],
-      [2, 4],
-      [3, 3],
-      [4, 1],
-    ] as const);
-  return rng.weighted([
-    [2, 2],
-    [3, 4],
-    [4, 4],
-  ] as const);
+  if (employees < 200) return rng.weighted([[0, 5], [1, 4], [2, 1]] as const);
+  if (employees < 1_000) return rng.weighted([[0, 2], [1, 4], [2, 3], [3, 1]] as const);
+  if (employees < 5_000) return rng.weighted([[1, 2], [2, 4], [3, 3], [4, 1]] as const);
+  return rng.weighted([[2, 2], [3, 4], [4, 4]] as const);
 }
 
 /** A city as a Place; the postal code is sometimes left out, as in real data. */
