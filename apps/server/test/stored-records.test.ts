@@ -132,4 +132,29 @@ describe("a stored record that cannot be read", () => {
     expect(await searchedIds()).toContain(991010);
     expect((await ready()).body.checks.unreadable_organizations).toBe(0);
   });
+  it("never ends paging early: pages of 5 reach every readable organization, in both rankings", async () => {
+    for (const ranking of ["vector", "hybrid"]) {
+      const query = `/search/organizations/similar?description=software+for+hospitals&ranking=${ranking}&limit=5`;
+      // Places 2 and 3 of the first page become unreadable, unknown to the server until a search meets them.
+      const bad = ((await api(server, "GET", query)).body.data as { id: number }[]).slice(1, 3).map((o) => o.id);
+      for (const id of bad) {
+        await rewriteStoredOrganization(server.dataDir, id, (doc) => {
+          doc.metrics.founded_year = 1599;
+        });
+      }
+      const paged: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await api(server, "GET", `${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        expect(page.status).toBe(200);
+        paged.push(...page.body.data.map((o: { id: number }) => o.id));
+        cursor = page.body.meta.next_cursor;
+      } while (cursor);
+      const whole = (await api(server, "GET", query.replace("limit=5", "limit=100"))).body.data.map((o: { id: number }) => o.id);
+      expect(paged.length).toBeGreaterThan(10);
+      expect(paged).toEqual(whole);
+      for (const id of bad) expect(paged).not.toContain(id);
+      for (const id of bad) expect((await api(server, "DELETE", `/organizations/${id}`)).status).toBe(204);
+    }
+  });
 });

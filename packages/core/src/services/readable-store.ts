@@ -6,6 +6,7 @@
  */
 import { OrgsimError } from "../errors";
 import type {
+  OrganizationFilter,
   OrganizationRecord,
   OrganizationStore,
   ScoredId,
@@ -48,11 +49,17 @@ export class ReadableOrganizationStore implements OrganizationStore {
     return (await this.store.getMany(ids)).flatMap((stored) => this.readable(stored) ?? []);
   }
 
+  /** Rankings leave out what reads found unreadable, so offsets and page sizes count readable records only. */
   async search(query: VectorQuery): Promise<ScoredOrganization[]> {
-    return (await this.store.search(query)).flatMap(({ organization: stored, score }) => {
-      const organization = this.readable(stored);
-      return organization ? [{ organization, score }] : [];
-    });
+    for (;;) {
+      const known = this.unreadable.size;
+      const hits = (await this.store.search(this.withoutUnreadable(query))).flatMap(({ organization: stored, score }) => {
+        const organization = this.readable(stored);
+        return organization ? [{ organization, score }] : [];
+      });
+      // A record found unreadable just now took a place of this page: rank again without it.
+      if (this.unreadable.size === known) return hits;
+    }
   }
 
   async upsert(records: OrganizationRecord[], model: VectorModel): Promise<void> {
@@ -89,10 +96,15 @@ export class ReadableOrganizationStore implements OrganizationStore {
     return this.store.count();
   }
   rank(query: VectorQuery): Promise<ScoredId[]> {
-    return this.store.rank(query);
+    return this.store.rank(this.withoutUnreadable(query));
   }
   searchText(query: TextQuery): Promise<number[]> {
-    return this.store.searchText(query);
+    return this.store.searchText(this.withoutUnreadable(query));
+  }
+
+  private withoutUnreadable<Q extends { filter: OrganizationFilter }>(query: Q): Q {
+    if (this.unreadable.size === 0) return query;
+    return { ...query, filter: { ...query.filter, excludeIds: [...(query.filter.excludeIds ?? []), ...this.unreadable] } };
   }
   similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
     return this.store.similarities(vector, kind, ids);

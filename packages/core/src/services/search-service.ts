@@ -141,45 +141,57 @@ export class SearchService {
     };
   }
 
+  /** Places offset..offset+size of the hybrid ranking (hybridIds), with exact scores and documents. */
+  private async hybridPage(query: RankingQuery, offset: number, size: number): Promise<ScoredOrganization[]> {
+    const minScore = query.minScore ?? Number.NEGATIVE_INFINITY;
+    for (let attempt = 1; ; attempt++) {
+      const ids = await this.hybridIds(query, offset, size);
+      // Exact scores and documents for the page only.
+      const [scores, documents] = await Promise.all([this.store.similarities(query.vector, query.kind, ids), this.store.getMany(ids)]);
+      // A document gone since the ranking (deleted meanwhile, or unreadable and from now on left out of
+      // rankings) would shorten the page and end paging early: rank again.
+      if (documents.length < ids.length && attempt < 3) continue;
+      const byId = new Map(documents.map((o) => [o.id, o]));
+      return ids.flatMap((id) => {
+        const organization = byId.get(id);
+        const score = scores.get(id);
+        return organization && score !== undefined && score >= minScore ? [{ organization, score }] : [];
+      });
+    }
+  }
+
   /**
-   * Places offset..offset+size of the hybrid ranking: the reciprocal rank fusion of the vector
+   * The ids at offset..offset+size of the hybrid ranking: the reciprocal rank fusion of the vector
    * ranking and the word ranking, each FUSION_DEPTH deep and filtered alike (min_score too: a
    * word match below the floor is dropped), then the vector ranking past them.
    */
-  private async hybridPage(query: RankingQuery, offset: number, size: number): Promise<ScoredOrganization[]> {
+  private async hybridIds(query: RankingQuery, offset: number, size: number): Promise<number[]> {
     const [vectorHits, wordIds] = await Promise.all([
       this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH }),
       this.store.searchText({ text: query.text, kind: query.kind, filter: query.filter, size: FUSION_DEPTH }),
     ]);
-    const minScore = query.minScore ?? Number.NEGATIVE_INFINITY;
     const ranked = new Set(vectorHits.map((h) => h.id));
     let words = wordIds;
-    if (query.minScore !== undefined) {
+    const floor = query.minScore;
+    if (floor !== undefined) {
       // A word match below the floor is no candidate: its cosine decides.
       const wordsOnly = await this.store.similarities(
         query.vector,
         query.kind,
         wordIds.filter((id) => !ranked.has(id)),
       );
-      words = wordIds.filter((id) => ranked.has(id) || (wordsOnly.get(id) ?? Number.NEGATIVE_INFINITY) >= minScore);
+      words = wordIds.filter((id) => ranked.has(id) || (wordsOnly.get(id) ?? Number.NEGATIVE_INFINITY) >= floor);
     }
     const fused = reciprocalRankFusion([vectorHits.map((h) => h.id), words]).slice(0, FUSION_DEPTH);
 
-    let ids = fused.slice(offset, offset + size);
+    const ids = fused.slice(offset, offset + size);
     if (offset + size > fused.length && vectorHits.length === FUSION_DEPTH) {
       // Past the fused places: the vector ranking continues, less what the fusion already placed.
       const placed = new Set(fused);
       const deeper = await this.store.rank({ ...query, offset: 0, size: offset + size + fused.length });
-      ids = [...fused, ...deeper.filter((h) => !placed.has(h.id)).map((h) => h.id)].slice(offset, offset + size);
+      return [...fused, ...deeper.filter((h) => !placed.has(h.id)).map((h) => h.id)].slice(offset, offset + size);
     }
-    // Exact scores and documents for the page only.
-    const [scores, documents] = await Promise.all([this.store.similarities(query.vector, query.kind, ids), this.store.getMany(ids)]);
-    const byId = new Map(documents.map((o) => [o.id, o]));
-    return ids.flatMap((id) => {
-      const organization = byId.get(id);
-      const score = scores.get(id);
-      return organization && score !== undefined && score >= minScore ? [{ organization, score }] : [];
-    });
+    return ids;
   }
 }
 
