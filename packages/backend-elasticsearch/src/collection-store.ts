@@ -119,11 +119,6 @@ function toCollection(doc: CollectionDoc, entityType: EntityType | null, itemCou
   };
 }
 
-/** A write's version, for a later write conditioned on it. */
-interface Version {
-  seqNo: number;
-  primaryTerm: number;
-}
 function toItem(doc: ItemDoc): CollectionItem {
   return {
     id: doc.id,
@@ -297,7 +292,7 @@ export class ElasticsearchCollectionStore implements CollectionStore {
           currentType,
           items.map((i) => i.entity_type),
         );
-        let claim: { doc: CollectionDoc; version: Version } | null = null;
+        let claim: Versioned<CollectionDoc> | null = null;
         if (currentType === null) {
           const doc: CollectionDoc = { ...current.doc, entity_type: type, type_claimed_at: now() };
           try {
@@ -310,7 +305,7 @@ export class ElasticsearchCollectionStore implements CollectionStore {
               if_primary_term: current.primaryTerm,
               refresh: this.config.refresh,
             });
-            claim = { doc, version: { seqNo: response._seq_no as number, primaryTerm: response._primary_term as number } };
+            claim = { doc, seqNo: response._seq_no as number, primaryTerm: response._primary_term as number };
           } catch (error) {
             if (!isConflict(error)) throw error;
             // Someone changed the collection since we read it (perhaps fixing another type): read and check again.
@@ -323,8 +318,8 @@ export class ElasticsearchCollectionStore implements CollectionStore {
         try {
           added = await this.writeItems(tenant, collectionId, items, { type, onClaim: isClaim || claim !== null });
         } catch (error) {
-          // A first add that wrote nothing leaves the collection untyped, as it found it.
-          if (claim) await this.releaseClaim(collectionId, claim.doc, claim.version);
+          // A first add that failed gives its claim up at once (the failure, not the release's, is reported).
+          if (claim) await this.releaseClaim(collectionId, claim).catch(() => {});
           throw error;
         }
         if (added !== "type changed") return added;
@@ -333,15 +328,19 @@ export class ElasticsearchCollectionStore implements CollectionStore {
     });
   }
 
-  /** Takes back a claim nobody built on (the collection unchanged since): the collection is untyped again. */
-  private async releaseClaim(collectionId: string, doc: CollectionDoc, version: Version): Promise<void> {
+  /**
+   * Gives up a claim nobody built on (the collection unchanged since) by expiring it, the type kept:
+   * with no item the collection then reads as untyped; with items the failed add wrote before it
+   * failed, their type stands (clearing it would let another type in beside them).
+   */
+  private async releaseClaim(collectionId: string, claim: Versioned<CollectionDoc>): Promise<void> {
     try {
       await this.client.index({
         index: this.names.collections.alias,
         id: collectionId,
-        document: { ...doc, entity_type: null, type_claimed_at: null },
-        if_seq_no: version.seqNo,
-        if_primary_term: version.primaryTerm,
+        document: { ...claim.doc, type_claimed_at: new Date(0).toISOString() },
+        if_seq_no: claim.seqNo,
+        if_primary_term: claim.primaryTerm,
         refresh: this.config.refresh,
       });
     } catch (error) {
@@ -485,9 +484,9 @@ export class ElasticsearchCollectionStore implements CollectionStore {
   }
 
   /**
-   * The checks once the `created` items are written, each taking them back when it fails: the
+   * The checks once the `created` items are written, which are taken back when one fails: the
    * claimed type is still this batch's ("type changed" otherwise), the collection is not over
-   * capacity, and it still exists (null otherwise; touching it confirms a claimed type).
+   * capacity, and it still exists (null otherwise).
    */
   private async keepCreated(
     tenant: string,
@@ -497,27 +496,58 @@ export class ElasticsearchCollectionStore implements CollectionStore {
     time: string,
   ): Promise<"kept" | "type changed" | null> {
     if (created.length === 0) return "kept";
-    if (check.onClaim) {
-      const latest = await this.readCollection(tenant, collectionId);
-      if (latest && latest.doc.entity_type !== check.type) {
-        await this.removeItems(created);
-        return "type changed";
-      }
-    }
-    // Concurrent requests may all have passed the capacity check before writing. Each counts again once
-    // its own items are visible: of two that overfill the collection, the later one sees both
-    // and takes its items back (both may, and then both are refused: a retry succeeds).
-    const total = await this.itemCount(collectionId);
-    if (total > MAX_ITEMS_PER_COLLECTION) {
+    const outcome = await this.settleCreated(tenant, collectionId, created.length, check, time).catch(async (error) => {
       await this.removeItems(created);
-      assertCollectionCapacity(total - created.length, created.length);
+      throw error;
+    });
+    if (outcome !== "kept") await this.removeItems(created);
+    return outcome;
+  }
+
+  private async settleCreated(
+    tenant: string,
+    collectionId: string,
+    createdCount: number,
+    check: { type: EntityType; onClaim: boolean },
+    time: string,
+  ): Promise<"kept" | "type changed" | null> {
+    for (let attempt = 1; ; attempt++) {
+      const latest = check.onClaim ? await this.readCollection(tenant, collectionId) : undefined;
+      if (latest === null) return null;
+      if (latest && latest.doc.entity_type !== check.type) return "type changed";
+      // Concurrent requests may all have passed the capacity check before writing. Each counts again once
+      // its own items are visible: of two that overfill the collection, the later one sees both
+      // and takes its items back (both may, and then both are refused: a retry succeeds).
+      const total = await this.itemCount(collectionId);
+      if (total > MAX_ITEMS_PER_COLLECTION) assertCollectionCapacity(total - createdCount, createdCount);
+      // The collection may have been deleted since we read it: then its items go too.
+      if (!latest) return (await this.touch(collectionId, time)) ? "kept" : null;
+      const confirmed = await this.confirmType(collectionId, latest, time);
+      if (confirmed !== "changed") return confirmed;
+      if (attempt >= MAX_ATTEMPTS) throw new OrgsimError("CONFLICT", `Collection ${collectionId} is being changed by many requests at once; retry`);
     }
-    // The collection may have been deleted since we read it: take back what we wrote.
-    if (!(await this.touch(collectionId, time, check.onClaim))) {
-      await this.removeItems(created);
-      return null;
+  }
+
+  /**
+   * Ends a claim: the type becomes fixed, on the very version whose type was checked ("changed"
+   * when the collection changed since, so the caller checks again), or null when it is gone.
+   */
+  private async confirmType(collectionId: string, checked: Versioned<CollectionDoc>, time: string): Promise<"kept" | "changed" | null> {
+    try {
+      await this.client.index({
+        index: this.names.collections.alias,
+        id: collectionId,
+        document: { ...checked.doc, type_claimed_at: null, updated_at: time },
+        if_seq_no: checked.seqNo,
+        if_primary_term: checked.primaryTerm,
+        refresh: this.config.refresh,
+      });
+      return "kept";
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      if (isConflict(error)) return "changed";
+      throw error;
     }
-    return "kept";
   }
 
   /** The collection with its `_seq_no`/`_primary_term` (a realtime GET), or null when absent for this tenant. */
@@ -584,11 +614,15 @@ export class ElasticsearchCollectionStore implements CollectionStore {
    * when the collection is gone. Losing a version race to concurrent writers is fine: one of them
    * set about the same time, and a conflict proves the collection still exists.
    */
-  private async touch(collectionId: string, time: string, confirmType = false): Promise<boolean> {
-    // Confirming the type ends its claim: from then on it is fixed, items or not.
-    const doc: Partial<CollectionDoc> = confirmType ? { updated_at: time, type_claimed_at: null } : { updated_at: time };
+  private async touch(collectionId: string, time: string): Promise<boolean> {
     try {
-      await this.client.update({ index: this.names.collections.alias, id: collectionId, doc, retry_on_conflict: 3, refresh: this.config.refresh });
+      await this.client.update({
+        index: this.names.collections.alias,
+        id: collectionId,
+        doc: { updated_at: time },
+        retry_on_conflict: 3,
+        refresh: this.config.refresh,
+      });
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
