@@ -177,6 +177,17 @@ describe("reference and documents", () => {
     expect(doc.externalDocs).toBeUndefined();
   });
 
+  it("documents on every operation the Host check's 403 and the timeouts' 408", async () => {
+    const doc: any = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
+    const operations = Object.values(doc.paths).flatMap((path: any) => Object.values(path)) as any[];
+    expect(operations.length).toBeGreaterThan(10);
+    for (const operation of operations) {
+      expect(operation.responses["403"].description, operation.operationId).toMatch(/Host/);
+      expect(operation.responses["408"], operation.operationId).toEqual({ $ref: "#/components/responses/RequestTimeout" });
+    }
+    expect(doc.paths["/categories"].get.responses["403"]).toBeDefined();
+  });
+
   it("serves a browsable /docs page with its assets", async () => {
     const page = await fetch(`${server.baseUrl}/docs`);
     expect(page.status).toBe(200);

@@ -145,7 +145,7 @@ describe("a stored record that cannot be read", () => {
       const paged: number[] = [];
       let cursor: string | null = null;
       do {
-        const page = await api(server, "GET", `${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        const page: { status: number; body: any } = await api(server, "GET", `${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
         expect(page.status).toBe(200);
         paged.push(...page.body.data.map((o: { id: number }) => o.id));
         cursor = page.body.meta.next_cursor;

@@ -169,6 +169,8 @@ describe("DNS rebinding: Host and Origin", () => {
         request_id: expect.any(String),
       });
       expect(answers.trpcWrite.body.error.data.error).toMatchObject({ code: "FORBIDDEN" });
+      // The tRPC envelope says FORBIDDEN too, as a client reading `data.code` expects.
+      expect(answers.trpcWrite.body.error.data).toMatchObject({ code: "FORBIDDEN", httpStatus: 403 });
       expect(answers.mcp.body.error.data).toMatchObject({ code: "FORBIDDEN" });
     }
     // Nothing was written.

@@ -22,9 +22,12 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   503: "SERVICE_UNAVAILABLE",
 };
 
+/** The tRPC code of an HTTP status (its envelope's `code` and `data.code`). */
+export const trpcCodeOf = (status: number): TRPC_ERROR_CODE_KEY => TRPC_CODE_BY_STATUS[status] ?? "INTERNAL_SERVER_ERROR";
+
 /** Lets tRPC pick the HTTP status of a domain error while keeping it as the cause. */
 export function toTRPCError(error: OrgsimError): TRPCError {
-  return new TRPCError({ code: TRPC_CODE_BY_STATUS[error.status] ?? "INTERNAL_SERVER_ERROR", message: error.message, cause: error });
+  return new TRPCError({ code: trpcCodeOf(error.status), message: error.message, cause: error });
 }
 
 const CODE_BY_TRPC_CODE: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {

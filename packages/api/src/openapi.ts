@@ -133,6 +133,11 @@ const SHARED_ERRORS: Record<string, Response & { code: ErrorCode | null }> = {
     headers: { "WWW-Authenticate": { description: 'Always `Bearer realm="orgsim"`', required: true, schema: { type: "string" } } },
   },
   NotFound: { code: "NOT_FOUND", description: "NOT_FOUND: the resource in the path does not exist (another tenant's collection does not exist for this key)" },
+  RequestTimeout: {
+    code: "REQUEST_TIMEOUT",
+    description:
+      "REQUEST_TIMEOUT: the request's headers or body took longer to arrive than the server allows (ORGSIM_HEADERS_TIMEOUT_MS, ORGSIM_REQUEST_TIMEOUT_MS)",
+  },
   PayloadTooLarge: {
     code: "PAYLOAD_TOO_LARGE",
     description: "PAYLOAD_TOO_LARGE: the request body is larger than 5 MiB, or the URL and headers larger than 64 KiB",
@@ -190,19 +195,22 @@ function withContractResponses(document: OpenAPIObject): OpenAPIObject {
       ? { description: `VALIDATION_FAILED: ${declared[400]}`, content: errorContent("VALIDATION_FAILED") }
       : ref("ValidationFailed");
     result["401"] = ref("Unauthorized");
-    // Any key may call an operation that needs no scope (GET /categories).
-    if (meta.scope) {
-      result["403"] = {
-        description: `FORBIDDEN: the API key lacks the scope \`${meta.scope}\` (named in \`details.required_scope\`)`,
-        content: errorContent("FORBIDDEN"),
-      };
-    }
+    // Any key may call an operation that needs no scope (GET /categories); the Host check applies to every one.
+    const hostRefusal =
+      "the request's Host, or a browser Origin on a request that changes data, is not a name of this server (`details.host`, `details.origin`)";
+    result["403"] = {
+      description: meta.scope
+        ? `FORBIDDEN: the API key lacks the scope \`${meta.scope}\` (named in \`details.required_scope\`), or ${hostRefusal}`
+        : `FORBIDDEN: ${hostRefusal}`,
+      content: errorContent("FORBIDDEN"),
+    };
     if (operation.parameters?.some((p) => p.in === "path")) result["404"] = ref("NotFound");
     if (meta.conflicts?.length) {
       result["409"] = { description: declared[409] ?? meta.conflicts.join(", "), content: errorContent(...meta.conflicts) };
     } else if (declared[409]) {
       throw new Error(`${meta.openapi.path}: a 409 is described in errorResponses but its codes are not declared in the meta's conflicts`);
     }
+    result["408"] = ref("RequestTimeout");
     result["413"] = ref("PayloadTooLarge");
     result["429"] = ref("RateLimited");
     result["500"] = ref("Internal");

@@ -10,9 +10,8 @@
  * read `req.body` instead of the stream when it is set.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { trpcErrorShape } from "@orgsim/api";
+import { trpcCodeOf, trpcErrorShape } from "@orgsim/api";
 import { contractErrorOf, OrgsimError, type ValidationIssue } from "@orgsim/core";
-import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { requestIdOf, sendError } from "./context";
 import { send } from "./docs";
 
@@ -284,7 +283,7 @@ export function sendRefusal(req: IncomingMessage, res: ServerResponse, error: Or
   if (surface === "rest") return sendError(res, contract);
   const url = new URL(req.url ?? "/", "http://localhost");
   const paths = (decode(url.pathname.replace(/^\/trpc\/?/, "")) ?? "").split(",");
-  const code: TRPC_ERROR_CODE_KEY = error.code === "PAYLOAD_TOO_LARGE" ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST";
+  const code = trpcCodeOf(contract.status);
   const envelope = (path: string) => ({ error: trpcErrorShape(contract, code, path) });
   send(res, contract.status, "application/json", JSON.stringify(url.searchParams.get("batch") === "1" ? paths.map(envelope) : envelope(paths[0] ?? "")));
 }
