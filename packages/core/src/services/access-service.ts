@@ -39,6 +39,7 @@ const infoOf = ({ secret_hash: _, ...info }: StoredApiKey): ApiKeyInfo => info;
 export class AccessService {
   private readonly cache = new Map<string, { key: StoredApiKey | null; at: number }>();
   private counts: { active: number; all: number; at: number } | null = null;
+  private counting: Promise<{ active: number; all: number; at: number }> | undefined;
 
   /** `cacheMs`: how long a looked-up key (and the count of active keys) is reused; a revocation takes effect within it. */
   constructor(
@@ -97,11 +98,14 @@ export class AccessService {
 
   private async keyCounts(): Promise<{ active: number; all: number }> {
     const now = Date.now();
-    if (!this.counts || now - this.counts.at > this.cacheMs) {
-      const [active, all] = await Promise.all([this.store.countActive(), this.store.countAll()]);
-      this.counts = { active, all, at: now };
-    }
-    return this.counts;
+    if (this.counts && now - this.counts.at <= this.cacheMs) return this.counts;
+    // Every request looks: those that arrive while the counts are re-read share one read.
+    this.counting ??= Promise.all([this.store.countActive(), this.store.countAll()])
+      .then(([active, all]) => (this.counts = { active, all, at: now }))
+      .finally(() => {
+        this.counting = undefined;
+      });
+    return this.counting;
   }
 
   /** The principal of a bearer token, or UNAUTHORIZED. */
