@@ -16,7 +16,7 @@ beforeAll(async () => {
   server = await startServer({
     env: {
       ORGSIM_SAMPLE_SIZE: "20",
-      ORGSIM_ALLOWED_HOSTS: "orgsim.internal, [fd00::5]",
+      ORGSIM_ALLOWED_HOSTS: "orgsim.internal, [fd00:0:0::5]",
       ORGSIM_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
       ORGSIM_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     },
@@ -179,6 +179,7 @@ describe("DNS rebinding: Host and Origin", () => {
   });
 
   it("serves loopback names and the names in ORGSIM_ALLOWED_HOSTS", async () => {
+    // [fd00::5] is listed as [fd00:0:0::5]: names compare as a URL parser reads them.
     for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, "orgsim.internal", `ORGSIM.internal:${port()}`, "[fd00::5]:8080", "[::1]"]) {
       expect(statuses(await everySurface({ host })), host).toEqual({ restWrite: 201, restRead: 200, trpcWrite: 200, trpcRead: 200, mcp: 200 });
     }

@@ -18,7 +18,8 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export type HostCheck = (req: IncomingMessage) => OrgsimError | null;
 
 export function createHostCheck(allowedHosts: readonly string[]): HostCheck {
-  const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
+  // Written as the request's names are read (lower case, IPv6 compressed), so the two compare.
+  const allowed = new Set(allowedHosts.map((host) => hostnameOf(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host) ?? host.toLowerCase()));
   const isAllowed = (hostname: string | null) => hostname !== null && (isLoopbackHost(hostname) || allowed.has(hostname));
 
   return (req) => {
