@@ -1,6 +1,6 @@
 /** `orgsim import`: reads a user's file through a mapping and upserts it into the configured store. */
 import { runImportCli } from "@orgsim/importer";
-import { type Config, createApp } from "@orgsim/runtime";
+import { type Config, createApp, vectorIndexReporter } from "@orgsim/runtime";
 
 export interface ImportCommandOptions {
   mapping: string;
@@ -14,7 +14,7 @@ export async function importCommand(file: string, options: ImportCommandOptions,
     const { exitCode } = await runImportCli({ file, mappingPath: options.mapping, dryRun: true, show: options.show, batchSize: options.batchSize });
     return exitCode;
   }
-  const app = await createApp(config);
+  const app = await createApp(config, { onVectorIndexProgress: vectorIndexReporter((line) => console.error(line)) });
   try {
     const { exitCode } = await runImportCli({
       file,
@@ -23,6 +23,8 @@ export async function importCommand(file: string, options: ImportCommandOptions,
       batchSize: options.batchSize,
       show: options.show,
     });
+    // The records are written at full speed first; the vector graphs are then built in one pass with every core.
+    await app.vectorIndexSettled();
     return exitCode;
   } finally {
     await app.close();

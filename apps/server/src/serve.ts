@@ -2,7 +2,7 @@
 import { once } from "node:events";
 import type { Server, ServerResponse } from "node:http";
 import { type AccessMode, assertSameModel } from "@orgsim/core";
-import { type App, type Config, createApp } from "@orgsim/runtime";
+import { type App, type Config, createApp, vectorIndexReporter } from "@orgsim/runtime";
 import { isLoopbackHost } from "./http/access";
 import { createHttpServer } from "./http/server";
 
@@ -42,7 +42,7 @@ export async function serve(config: Config): Promise<void> {
 
 /** Opens the app, refusing (and closing it) when the configuration would expose it: open beyond loopback. */
 async function openGuarded(config: Config): Promise<{ app: App; modeAtStart: AccessMode }> {
-  const app = await createApp(config);
+  const app = await createApp(config, { onVectorIndexProgress: vectorIndexReporter((line) => console.log(line), process.stdout) });
   const loopbackOnly = isLoopbackHost(config.host);
   const modeAtStart = await app.access.mode(config.openOnPurpose).catch(async (error) => {
     await app.close();

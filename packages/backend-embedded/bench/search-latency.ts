@@ -18,6 +18,7 @@ const DIM = 384;
 const MODEL = { modelId: "bench-model", dimension: DIM };
 const SIZES = process.argv.slice(2).map(Number).filter(Boolean);
 const PAGE = { offset: 0, size: 11 }; // limit 10, plus the one extra hit the search service asks for
+const RANK = { ...PAGE, excludedIds: new Set<number>() };
 
 const location = (countries: string[], subdivisions: string[], hqOnly = true) => ({ location: { countries, subdivisions, hqOnly } });
 const SCENARIOS: [string, VectorKind, OrganizationFilter][] = [
@@ -135,11 +136,11 @@ async function bench(count: number) {
       const q = (i: number) => queries[i % queries.length] as Float32Array;
       const memFilter = await time(runs, () => index.filterRows(filter));
       const sqlFilter = await time(runs, () => sqlCandidates(db, filter));
-      const memSearch = await time(runs, (i) => index.rank(q(i), kind, index.filterRows(filter), PAGE));
+      const memSearch = await time(runs, (i) => index.rank(q(i), kind, index.filterRows(filter), RANK));
       const sqlSearch = await time(runs, (i) => {
         const ids = sqlCandidates(db, filter);
         const candidates = ids ? Int32Array.from(ids, (id) => index.rowOf(id) as number) : null;
-        return index.rank(q(i), kind, candidates, PAGE);
+        return index.rank(q(i), kind, candidates, RANK);
       });
       const store = await time(runs, (i) => backend.organizations.search({ vector: q(i), kind, filter, ...PAGE }));
       const pair = (t: { p50: number; p95: number }) => `${ms(t.p50)} / ${ms(t.p95)}`;

@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { openDatabase } from "./database";
 import { SqliteApiKeyStore } from "./sqlite-api-key-store";
 import { SqliteCollectionStore } from "./sqlite-collection-store";
-import { SqliteOrganizationStore } from "./sqlite-organization-store";
+import { SqliteOrganizationStore, type VectorIndexOptions } from "./sqlite-organization-store";
 
 export { MIGRATIONS, openDatabase } from "./database";
 export { guarded, unavailableOf } from "./errors";
 export { SqliteApiKeyStore } from "./sqlite-api-key-store";
 export { SqliteCollectionStore } from "./sqlite-collection-store";
-export { SqliteOrganizationStore } from "./sqlite-organization-store";
+export { SqliteOrganizationStore, type VectorIndexOptions, type VectorIndexStatus } from "./sqlite-organization-store";
 
 export interface EmbeddedBackend {
   organizations: SqliteOrganizationStore;
@@ -21,8 +21,11 @@ export interface EmbeddedBackend {
   close(): Promise<void>;
 }
 
-/** Opens (creating) `<dataDir>/orgsim.sqlite`; both stores share its one connection. */
-export function openEmbeddedBackend(options: { dataDir: string }): EmbeddedBackend {
+/**
+ * Opens (creating) `<dataDir>/orgsim.sqlite`; both stores share its one connection. The vector
+ * graphs are saved beside it (`orgsim.*.usearch`, `orgsim.vectors.json`).
+ */
+export function openEmbeddedBackend(options: { dataDir: string; vectorIndex?: Omit<VectorIndexOptions, "dir"> }): EmbeddedBackend {
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, "orgsim.sqlite");
   const db = openDatabase(file);
@@ -33,7 +36,7 @@ export function openEmbeddedBackend(options: { dataDir: string }): EmbeddedBacke
   };
   try {
     // Busy, full or closed files answer BACKEND_UNAVAILABLE: each store method runs its work in `guarded` (errors.ts).
-    const organizations = new SqliteOrganizationStore(db, release);
+    const organizations = new SqliteOrganizationStore(db, release, { ...options.vectorIndex, dir: options.dataDir });
     const collections = new SqliteCollectionStore(db, release);
     return {
       organizations,
@@ -41,6 +44,8 @@ export function openEmbeddedBackend(options: { dataDir: string }): EmbeddedBacke
       apiKeys: new SqliteApiKeyStore(db),
       file,
       async close() {
+        // The organization store first: it saves its vector graphs before the connection closes.
+        await organizations.close();
         users = 0;
         if (db.open) db.close();
       },

@@ -8,8 +8,10 @@
  * SQL must materialize and hand back every matching id (see bench/search-latency.ts).
  */
 import { dot, EMPLOYEE_RANGES, FUNDING_STAGES, lexicalTerms, type Organization, type OrganizationFilter, type VectorKind } from "@orgsim/core";
+import { candidateRows, DEFAULT_EXACT_BELOW } from "./candidate-plan";
 import { LexicalIndex } from "./lexical-index";
 import { TopK } from "./top-k";
+import type { VectorGraphs } from "./vector-graphs";
 
 /** What the filters look at, derived from an organization (and stored as SQL columns). */
 export interface FilterColumns {
@@ -40,6 +42,23 @@ export function filterColumnsOf(org: Organization): FilterColumns {
     places: [...new Set(places)],
     categories: [...new Set(org.categories)],
   };
+}
+
+/** One organization to put, as the store writes it. */
+export interface IndexEntry {
+  id: number;
+  columns: FilterColumns;
+  profile: Float32Array;
+  customer: Float32Array | null;
+  texts: Record<VectorKind, string | null>;
+}
+
+export interface RankOptions {
+  offset: number;
+  size: number;
+  minScore?: number;
+  /** Organizations left out whatever their score (the filter's excludeIds). */
+  excludedIds: ReadonlySet<number>;
 }
 
 export interface Hit {
@@ -104,6 +123,9 @@ export class MemoryIndex {
   private hasCustomer = new Uint8Array(0);
   /** The words of the texts each vector embeds (customer text only where there is a customer vector). */
   private readonly lexical: Record<VectorKind, LexicalIndex> = { profile: new LexicalIndex(), customer: new LexicalIndex() };
+  /** The approximate-nearest-neighbour graphs that propose candidates for large rankings (none: every ranking scans). */
+  private graphs: VectorGraphs | null = null;
+  private exactBelow = DEFAULT_EXACT_BELOW;
 
   /** `expected`: organizations about to be put, to size the arrays once (loading would otherwise re-grow 150 MB matrices). */
   constructor(
@@ -124,6 +146,41 @@ export class MemoryIndex {
   /** The row of an organization (for callers computing candidate rows themselves). */
   rowOf(id: number): number | undefined {
     return this.rowById.get(id);
+  }
+
+  /** Every organization id, in row order. */
+  allIds(): number[] {
+    return Array.from(this.ids.subarray(0, this.n));
+  }
+
+  /** How many organizations have a vector of each kind. */
+  vectorCounts(): Record<VectorKind, number> {
+    let customer = 0;
+    for (let r = 0; r < this.n; r++) customer += this.hasCustomer[r] as number;
+    return { profile: this.n, customer };
+  }
+
+  /** The current `kind` vector of an organization (a view, valid until the next write), or null. */
+  vectorOf(id: number, kind: VectorKind): Float32Array | null {
+    const row = this.rowById.get(id);
+    if (row === undefined || (kind === "customer" && !this.hasCustomer[row])) return null;
+    const d = this.dimension;
+    return (kind === "profile" ? this.profile : this.customer).subarray(row * d, (row + 1) * d);
+  }
+
+  /** Lets rankings of more than `exactBelow` candidate rows take their candidates from `graphs`. */
+  useGraphs(graphs: VectorGraphs | null, exactBelow = DEFAULT_EXACT_BELOW): void {
+    this.graphs = graphs;
+    this.exactBelow = exactBelow;
+  }
+
+  /** Puts a batch of organizations with their texts, then tells the graphs (which add a small batch at once). */
+  putMany(entries: readonly IndexEntry[]): void {
+    for (const { id, columns, profile, customer, texts } of entries) {
+      this.put(id, columns, profile, customer);
+      this.setTexts(id, texts);
+    }
+    this.graphs?.put(entries.map((e) => e.id));
   }
 
   /** Inserts or replaces an organization. */
@@ -172,6 +229,7 @@ export class MemoryIndex {
     const row = this.rowById.get(id);
     if (row === undefined) return false;
     this.rowById.delete(id);
+    this.graphs?.remove(id);
     const last = --this.n;
     for (const lexical of Object.values(this.lexical)) {
       lexical.clear(row);
@@ -203,7 +261,7 @@ export class MemoryIndex {
     return true;
   }
 
-  /** Rows passing every filter, ascending; null when the filter lets everything through. */
+  /** Rows passing every filter but `excludeIds` (rankings leave those out), ascending; null when the filter lets everything through. */
   filterRows(filter: OrganizationFilter): Int32Array | null {
     const f = filter;
     const loc = f.location ? this.places.table([...f.location.countries, ...f.location.subdivisions]) : null;
@@ -211,7 +269,6 @@ export class MemoryIndex {
     const ranges = f.employeeRanges ? this.rangeCodes.table(f.employeeRanges) : null;
     const stages = f.fundingStages ? this.stageCodes.table(f.fundingStages) : null;
     const cats = f.categories ? this.categoryCodes.table(f.categories) : null;
-    const excluded = new Set(f.excludeIds ?? []);
     const fromDay = f.lastFundingFrom ? dayNumber(f.lastFundingFrom) : null;
     const toDay = f.lastFundingTo ? dayNumber(f.lastFundingTo) : null;
     const { employeesMin: eMin, employeesMax: eMax, foundedYearMin: yMin, foundedYearMax: yMax } = f;
@@ -220,7 +277,6 @@ export class MemoryIndex {
       !ranges &&
       !stages &&
       !cats &&
-      excluded.size === 0 &&
       fromDay === null &&
       toDay === null &&
       eMin === undefined &&
@@ -248,22 +304,33 @@ export class MemoryIndex {
       if (fromDay !== null && !((this.roundDay[r] as number) >= fromDay)) continue;
       if (toDay !== null && !((this.roundDay[r] as number) <= toDay)) continue;
       if (cats && !matchesAny(this.categories[r] as readonly number[], cats)) continue;
-      if (excluded.size > 0 && excluded.has(this.ids[r] as number)) continue;
       out[count++] = r;
     }
     return out.subarray(0, count);
   }
 
   /**
-   * Exact cosine (dot product of unit vectors, summed in float64) of `query`
-   * against the candidate rows (all rows when null); the hits ranked
-   * offset..offset+size by score desc, id asc, at or above minScore.
+   * The hits ranked offset..offset+size by exact cosine (dot product of unit vectors, summed in
+   * float64) desc, id asc, at or above minScore, among the rows passing the filter (`filtered`, all
+   * when null) less `excludedIds`. Which rows are scored is the planner's choice (candidate-plan.ts).
    */
-  rank(query: Float32Array, kind: VectorKind, rows: Int32Array | null, options: { offset: number; size: number; minScore?: number }): Hit[] {
+  rank(query: Float32Array, kind: VectorKind, filtered: Int32Array | null, options: RankOptions): Hit[] {
     const d = this.dimension;
     const k = options.offset + options.size;
     if (query.length !== d) throw new Error(`query vector has ${query.length} dimensions; the store holds ${d}`);
     if (k <= 0 || this.n === 0) return [];
+    const excluded = options.excludedIds;
+    const rows = candidateRows({
+      graphs: this.graphs,
+      exactBelow: this.exactBelow,
+      query,
+      kind,
+      k,
+      rowCount: this.n,
+      filtered,
+      excludedIds: excluded,
+      rowOf: (id) => this.rowById.get(id),
+    });
     const matrix = kind === "profile" ? this.profile : this.customer;
     const present = kind === "customer" ? this.hasCustomer : null;
     const minScore = options.minScore ?? Number.NEGATIVE_INFINITY;
@@ -272,7 +339,7 @@ export class MemoryIndex {
     const count = rows ? rows.length : this.n;
     for (let c = 0; c < count; c++) {
       const row = rows ? (rows[c] as number) : c;
-      if (present && !present[row]) continue;
+      if ((present && !present[row]) || (excluded.size > 0 && excluded.has(this.ids[row] as number))) continue;
       const score = dot(q, matrix, row * d, d);
       if (score >= minScore) heap.offer(row, score);
     }
@@ -282,12 +349,16 @@ export class MemoryIndex {
       .map((row) => ({ id: this.ids[row.row] as number, score: row.score }));
   }
 
-  /** The `size` best organizations by the words of their `kind` text (BM25), among the candidate rows (all when null). */
-  searchText(text: string, kind: VectorKind, rows: Int32Array | null, size: number): Hit[] {
+  /** The `size` best organizations by the words of their `kind` text (BM25), among the rows passing the filter (all when null) less `excludedIds`. */
+  searchText(text: string, kind: VectorKind, filtered: Int32Array | null, excludedIds: ReadonlySet<number>, size: number): Hit[] {
     let allowed: Uint8Array | null = null;
-    if (rows) {
-      allowed = new Uint8Array(this.n);
-      for (const row of rows) allowed[row] = 1;
+    if (filtered || excludedIds.size > 0) {
+      allowed = new Uint8Array(this.n).fill(filtered ? 0 : 1);
+      for (const row of filtered ?? []) allowed[row] = 1;
+      for (const id of excludedIds) {
+        const row = this.rowById.get(id);
+        if (row !== undefined) allowed[row] = 0;
+      }
     }
     return this.lexical[kind].search(lexicalTerms(text), size, allowed, this.ids).map((hit) => ({ id: this.ids[hit.row] as number, score: hit.score }));
   }

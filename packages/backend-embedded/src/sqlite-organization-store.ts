@@ -24,6 +24,27 @@ import {
 import type { Db } from "./database";
 import { guarded } from "./errors";
 import { type FilterColumns, filterColumnsOf, MemoryIndex } from "./memory-index";
+import { type GraphProgress, VectorGraphs } from "./vector-graphs";
+
+export interface VectorIndexOptions {
+  /** "hnsw" (default): large rankings take candidates from HNSW graphs; "exact": every ranking scans. */
+  kind?: "hnsw" | "exact";
+  /** Where the graphs are saved (the SQLite file's folder); null keeps them in memory only. */
+  dir?: string | null;
+  /** Rankings over at most this many rows scan them exactly (candidate-plan.ts). */
+  exactBelow?: number;
+  /** Reports a (re)build of the graphs: why it started, then its progress. */
+  onProgress?: (progress: GraphProgress & { reason?: string }) => void;
+  /** Reports a failure to save the graphs (the store stays correct: the next start rebuilds them). */
+  onError?: (error: unknown) => void;
+}
+
+/** Whether the vector index holds every stored vector, and how far a build is. */
+export interface VectorIndexStatus extends GraphProgress {
+  current: boolean;
+  /** Every organization is being added again (at open, when the saved graphs did not match): the server is not ready meanwhile. */
+  rebuilding: boolean;
+}
 
 const GENERATION = "organizations_generation";
 const MODEL_ID = "vector_model_id";
@@ -43,10 +64,12 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private dataVersion = -1;
   private closed = false;
   private readonly sql;
+  private graphs: VectorGraphs | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly onClose: () => void = () => db.close(),
+    private readonly vectorIndex: VectorIndexOptions = {},
   ) {
     this.sql = {
       meta: db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?"),
@@ -92,11 +115,16 @@ export class SqliteOrganizationStore implements OrganizationStore {
         .immediate();
 
       if (!this.inStep(before)) return;
-      if (!this.index || this.index.dimension !== model.dimension) this.index = new MemoryIndex(model.dimension);
-      for (const { organization, columns, profileVector, customerVector } of rows) {
-        this.index.put(organization.id, columns, profileVector, customerVector);
-        this.index.setTexts(organization.id, lexicalTextsOf(organization));
-      }
+      if (!this.index || this.index.dimension !== model.dimension) this.index = this.newIndex(model, 0);
+      this.index.putMany(
+        rows.map(({ organization, columns, profileVector, customerVector }) => ({
+          id: organization.id,
+          columns,
+          profile: profileVector,
+          customer: customerVector,
+          texts: lexicalTextsOf(organization),
+        })),
+      );
     });
   }
 
@@ -162,7 +190,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       if (!index || index.size === 0) return [];
       assertQueryDimension(query.vector.length, index.dimension);
       // Filter first, then rank only the candidates: a filtered query fills its page whenever enough organizations match.
-      return index.rank(query.vector, query.kind, index.filterRows(query.filter), query);
+      return index.rank(query.vector, query.kind, index.filterRows(query.filter), { ...query, excludedIds: new Set(query.filter.excludeIds) });
     });
   }
 
@@ -171,7 +199,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
       this.catchUp();
       const index = this.index;
       if (!index || index.size === 0 || query.size <= 0) return [];
-      return index.searchText(query.text, query.kind, index.filterRows(query.filter), query.size).map((hit) => hit.id);
+      const excluded = new Set(query.filter.excludeIds);
+      return index.searchText(query.text, query.kind, index.filterRows(query.filter), excluded, query.size).map((hit) => hit.id);
     });
   }
 
@@ -197,9 +226,80 @@ export class SqliteOrganizationStore implements OrganizationStore {
     return guarded(async () => {
       if (this.closed) return;
       this.closed = true;
+      // A graph left pending would be rebuilt at the next start: finish and save it now.
+      this.graphs?.finish();
+      this.saveGraphs();
+      this.graphs?.stop();
       this.index = null;
       this.onClose();
     });
+  }
+
+  /** Whether the vector index is current, or rebuilding (the server is not ready while it rebuilds). */
+  vectorIndexStatus(): VectorIndexStatus {
+    const graphs = this.graphs;
+    return graphs ? { current: graphs.current, rebuilding: graphs.isRebuilding, ...graphs.progress } : { current: true, rebuilding: false, done: 0, total: 0 };
+  }
+
+  /** Resolves when the vector index holds every stored vector (an import waits for it before it reports done). */
+  async vectorIndexSettled(): Promise<void> {
+    await this.graphs?.settled();
+  }
+
+  private newIndex(model: VectorModel, expected: number): MemoryIndex {
+    const index = new MemoryIndex(model.dimension, expected);
+    this.graphs?.stop();
+    this.graphs = null;
+    if (this.vectorIndex.kind !== "exact") {
+      this.graphs = new VectorGraphs(
+        model.dimension,
+        (id, kind) => index.vectorOf(id, kind),
+        (progress) => this.vectorIndex.onProgress?.(progress),
+        () => this.saveGraphs(),
+      );
+      index.useGraphs(this.graphs, this.vectorIndex.exactBelow);
+    }
+    return index;
+  }
+
+  /** Loads the saved graphs when they reflect this very data, or starts rebuilding them. */
+  private openGraphs(index: MemoryIndex, model: VectorModel): void {
+    const graphs = this.graphs;
+    if (!graphs) return;
+    const dir = this.vectorIndex.dir;
+    let reason = "the vector index is kept in memory only";
+    if (dir) {
+      try {
+        reason = graphs.load(dir, { ...model, generation: this.generation }, index.vectorCounts()) ?? "";
+      } catch (error) {
+        reason = `the saved vector index could not be read (${(error as Error).message})`;
+      }
+    }
+    if (!reason) return;
+    this.vectorIndex.onProgress?.({ reason, done: 0, total: index.size });
+    graphs.rebuild(index.allIds());
+  }
+
+  /** Saves current graphs beside the SQLite file, stamped with the generation they reflect; never throws. */
+  private saveGraphs(): void {
+    const dir = this.vectorIndex.dir;
+    const model = this.index ? this.storedModelOrNull() : null;
+    if (!dir || !this.graphs?.current || !model || this.generation < 0) return;
+    try {
+      // Another connection may have written since: then these graphs are not of the stored data.
+      if (Number(this.sql.meta.get(GENERATION)?.value ?? 0) !== this.generation) return;
+      this.graphs.save(dir, { ...model, generation: this.generation });
+    } catch (error) {
+      this.vectorIndex.onError?.(error);
+    }
+  }
+
+  private storedModelOrNull(): VectorModel | null {
+    try {
+      return this.storedModel();
+    } catch {
+      return null;
+    }
   }
 
   private storedModel(): VectorModel | null {
@@ -255,6 +355,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
         this.generation = Number(this.sql.meta.get(GENERATION)?.value ?? 0);
         const model = this.storedModel();
         this.index = null;
+        this.graphs?.stop();
+        this.graphs = null;
         if (!model) return;
         const columns = new Map<number, FilterColumns>();
         const orgs = this.db.prepare<[], Omit<FilterColumns, "places" | "categories"> & { id: number }>(
@@ -272,7 +374,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
         }
         const categories = this.db.prepare<[], [number, string]>("SELECT org_id, slug FROM organization_categories").raw();
         for (const [id, slug] of categories.iterate()) columns.get(id)?.categories.push(slug);
-        const index = new MemoryIndex(model.dimension, columns.size);
+        const index = this.newIndex(model, columns.size);
         const vectors = this.db.prepare<[VectorKind], [number, Buffer]>("SELECT org_id, vector FROM organization_vectors WHERE kind = ?").raw();
         for (const [id, blob] of vectors.iterate("profile")) {
           const cols = columns.get(id);
@@ -282,6 +384,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
         const docs = this.db.prepare<[], [number, string]>("SELECT id, doc FROM organizations").raw();
         for (const [id, doc] of docs.iterate()) index.setTexts(id, lexicalTextsOf(JSON.parse(doc) as Organization));
         this.index = index;
+        this.openGraphs(index, model);
       })
       .deferred();
   }

@@ -33,6 +33,16 @@ export interface ReadinessChecks {
    * (logged with their ids, left out of results) since the server started, until rewritten or deleted.
    */
   unreadable_organizations: number;
+  /** The embedded backend's vector graphs are not being rebuilt (always true on Elasticsearch). */
+  vector_index: boolean;
+}
+
+/** How far the embedded backend's vector graphs are (Elasticsearch indexes as it writes: always current). */
+export type VectorIndexStatus = { current: boolean; rebuilding: boolean; done: number; total: number };
+
+export interface AppOptions {
+  /** Reports a build of the embedded backend's vector graphs: why a rebuild started, then progress. */
+  onVectorIndexProgress?: (progress: { done: number; total: number; reason?: string }) => void;
 }
 
 export interface App {
@@ -45,6 +55,10 @@ export interface App {
   isReady(): boolean;
   /** The checks behind /ready; never throws (a backend that does not answer counts as down within its ping's timeout). */
   readiness(): Promise<ReadinessChecks>;
+  /** The embedded backend's vector graphs: current, or how far their build is. */
+  vectorIndex(): VectorIndexStatus;
+  /** Resolves once the vector graphs hold every stored vector (an import waits for this). */
+  vectorIndexSettled(): Promise<void>;
   /** Shutdown has started: /ready answers 503 while the requests in flight finish. */
   startDraining(): void;
   isDraining(): boolean;
@@ -57,12 +71,20 @@ interface Backend {
   organizations: OrganizationStore;
   collections: CollectionStore;
   apiKeys: ApiKeyStore;
+  /** The embedded backend's vector graphs (absent on Elasticsearch). */
+  vectorIndex?: { status(): VectorIndexStatus; settled(): Promise<void> };
   close(): Promise<void>;
 }
 
 /** The configured adapters behind the core's ports. */
-async function openBackend(config: Config, dimension: number | undefined): Promise<Backend> {
-  if (config.backend === "embedded") return openEmbeddedBackend({ dataDir: config.dataDir });
+async function openBackend(config: Config, dimension: number | undefined, options: AppOptions = {}): Promise<Backend> {
+  if (config.backend === "embedded") {
+    const { vectorIndex: kind, exactBelow } = config.embedded;
+    const onError = (error: unknown) => console.error(`vector index: saving the graphs failed (the next start rebuilds them): ${(error as Error).message}`);
+    const backend = openEmbeddedBackend({ dataDir: config.dataDir, vectorIndex: { kind, exactBelow, onProgress: options.onVectorIndexProgress, onError } });
+    const store = backend.organizations;
+    return { ...backend, vectorIndex: { status: () => store.vectorIndexStatus(), settled: () => store.vectorIndexSettled() } };
+  }
   if (!config.elasticsearch) throw new Error("ORGSIM_BACKEND=elasticsearch needs ELASTICSEARCH_URL");
   return openElasticsearchBackend({ ...config.elasticsearch, dimension });
 }
@@ -73,10 +95,10 @@ export async function openKeyStore(config: Config): Promise<{ access: AccessServ
   return { access: new AccessService(backend.apiKeys), close: () => backend.close() };
 }
 
-export async function createApp(config: Config): Promise<App> {
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   if (config.cursorSecret) setCursorSecret(config.cursorSecret);
   const embedder = await createEmbedder({ modelId: config.modelId, modelDir: config.modelDir });
-  const backend = await openBackend(config, embedder.dimension).catch(async (error) => {
+  const backend = await openBackend(config, embedder.dimension, options).catch(async (error) => {
     await embedder.close();
     throw error;
   });
@@ -90,6 +112,7 @@ export async function createApp(config: Config): Promise<App> {
   };
   let dataLoaded = false;
   let modelLoaded = true;
+  const vectorIndex = () => backend.vectorIndex?.status() ?? { current: true, rebuilding: false, done: 0, total: 0 };
   let draining = false;
 
   return {
@@ -97,7 +120,7 @@ export async function createApp(config: Config): Promise<App> {
     access: new AccessService(backend.apiKeys, config.keyCacheMs),
     organizationStore: backend.organizations,
     embedder,
-    isReady: () => dataLoaded && modelLoaded && !draining,
+    isReady: () => dataLoaded && modelLoaded && !draining && !vectorIndex().rebuilding,
     async readiness() {
       const reachable = await backend.organizations.ping().catch(() => false);
       return {
@@ -106,8 +129,11 @@ export async function createApp(config: Config): Promise<App> {
         data_loaded: dataLoaded,
         accepting: !draining,
         unreadable_organizations: readableStore.unreadableCount(),
+        vector_index: !vectorIndex().rebuilding,
       };
     },
+    vectorIndex,
+    vectorIndexSettled: async () => backend.vectorIndex?.settled(),
     startDraining() {
       draining = true;
     },

@@ -14,10 +14,18 @@ export type ElasticsearchConfig = Pick<
   "url" | "apiKey" | "username" | "password" | "indexPrefix" | "quantization" | "typeClaimMs"
 >;
 
+/** The embedded backend's vector index: ORGSIM_VECTOR_INDEX (hnsw or exact), ORGSIM_EXACT_BELOW. */
+export interface EmbeddedConfig {
+  vectorIndex: "hnsw" | "exact";
+  /** Rankings over at most this many rows scan them exactly instead of asking the graph. */
+  exactBelow: number;
+}
+
 export interface Config {
   backend: BackendName;
   /** Set when backend is "elasticsearch". */
   elasticsearch: ElasticsearchConfig | undefined;
+  embedded: EmbeddedConfig;
   host: string;
   port: number;
   dataDir: string;
@@ -69,6 +77,12 @@ function vectorIndexFrom(value: string | undefined): VectorIndexType | undefined
   if (!value) return undefined;
   if (!isVectorIndexType(value)) throw new Error(`ORGSIM_ES_VECTOR_INDEX must be one of ${VECTOR_INDEX_TYPES.join(", ")}; got "${value}"`);
   return value;
+}
+
+function embeddedFrom(env: NodeJS.ProcessEnv): EmbeddedConfig {
+  const vectorIndex = env.ORGSIM_VECTOR_INDEX || "hnsw";
+  if (vectorIndex !== "hnsw" && vectorIndex !== "exact") throw new Error(`ORGSIM_VECTOR_INDEX must be "hnsw" or "exact"; got "${vectorIndex}"`);
+  return { vectorIndex, exactBelow: intFromEnv("ORGSIM_EXACT_BELOW", 5_000, 0, 1_000_000_000, env) };
 }
 
 function intFromEnv(name: string, fallback: number, min: number, max: number, env = process.env): number {
@@ -128,6 +142,7 @@ export function loadConfig(env = process.env): Config {
             typeClaimMs: intFromEnv("ORGSIM_ES_TYPE_CLAIM_MS", 30_000, 100, 3_600_000, env),
           }
         : undefined,
+    embedded: embeddedFrom(env),
     host: env.HOST || "127.0.0.1",
     port: intFromEnv("PORT", 3000, 0, 65535, env),
     dataDir: env.ORGSIM_DATA_DIR ? resolve(userCwd(), env.ORGSIM_DATA_DIR) : join(repoRoot(), ".orgsim", "data"),

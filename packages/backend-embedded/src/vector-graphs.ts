@@ -1,0 +1,249 @@
+/**
+ * The two vector graphs of the embedded store (profile and customer) and what keeps them in step
+ * with the memory index:
+ * - A write marks the organization pending: searches scan pending organizations exactly, so a
+ *   result never depends on whether the graph has caught up.
+ * - Small writes reach the graph at once. Bulk writes (an import) are left pending and added in
+ *   one pass with every core once the writes pause, chunk by chunk so the server keeps answering.
+ * - A graph is saved beside the SQLite file with the store generation it reflects; a store opened
+ *   at that generation loads it instead of rebuilding. Anything else (another generation, another
+ *   model, a missing or torn file after a kill) means a rebuild, reported through `onProgress`.
+ */
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setImmediate as nextTick } from "node:timers/promises";
+import type { VectorKind } from "@orgsim/core";
+import { GRAPH_FORMAT, VectorGraph } from "./vector-graph";
+
+const KINDS: readonly VectorKind[] = ["profile", "customer"];
+/** Pending organizations up to this many are added at once by the write that made them pending. */
+const SYNC_LIMIT = 64;
+/** Organizations added per tick of a background build (about 50 ms of two cores at 384-d). */
+const CHUNK = 512;
+/** A background build starts once writes have paused this long, so an import writes at full speed first. */
+const QUIET_MS = 200;
+
+/** Where the graphs find an organization's current vector (null when it has none of that kind). */
+export type VectorSource = (id: number, kind: VectorKind) => Float32Array | null;
+
+export interface GraphProgress {
+  /** Organizations added to the graphs so far in this build, and in all. */
+  done: number;
+  total: number;
+}
+
+/** What a saved graph must match to be loaded: the store's model and the generation of its data. */
+export interface GraphStamp {
+  modelId: string;
+  dimension: number;
+  generation: number;
+}
+
+interface SavedMeta extends GraphStamp {
+  format: string;
+  files: Record<VectorKind, string>;
+  counts: Record<VectorKind, number>;
+}
+
+const META_FILE = "orgsim.vectors.json";
+const GRAPH_FILE = /^orgsim\.(profile|customer)\.g\d+\.usearch$/;
+const graphFile = (stamp: GraphStamp, kind: VectorKind) => `orgsim.${kind}.g${stamp.generation}.usearch`;
+
+export class VectorGraphs {
+  private graphs: Record<VectorKind, VectorGraph>;
+  private readonly pending: Record<VectorKind, Set<number>> = { profile: new Set(), customer: new Set() };
+  private quietTimer: NodeJS.Timeout | null = null;
+  private building: Promise<void> | null = null;
+  /** Organizations added since the current build started. */
+  private built = 0;
+  /** A rebuild of everything runs (at open, or when the saved graphs did not match the data). */
+  private rebuilding = false;
+  private stopped = false;
+
+  constructor(
+    readonly dimension: number,
+    private readonly vectorOf: VectorSource,
+    private readonly onProgress: (progress: GraphProgress) => void = () => {},
+    /** Called when a background build has added everything pending. */
+    private readonly onCurrent: () => void = () => {},
+  ) {
+    this.graphs = { profile: new VectorGraph(dimension), customer: new VectorGraph(dimension) };
+  }
+
+  graph(kind: VectorKind): VectorGraph {
+    return this.graphs[kind];
+  }
+
+  /** Organizations whose current `kind` vector is not in the graph: searches scan them exactly. */
+  pendingIds(kind: VectorKind): ReadonlySet<number> {
+    return this.pending[kind];
+  }
+
+  /** True when the graphs hold every current vector. */
+  get current(): boolean {
+    return this.pending.profile.size === 0 && this.pending.customer.size === 0;
+  }
+
+  /** True while every organization is being added again: rankings are exact but slow meanwhile. */
+  get isRebuilding(): boolean {
+    return this.rebuilding && !this.current;
+  }
+
+  get progress(): GraphProgress {
+    return { done: this.built, total: this.built + Math.max(this.pending.profile.size, this.pending.customer.size) };
+  }
+
+  /** An organization was written: its graph entries are stale until it is added again. */
+  put(ids: readonly number[]): void {
+    for (const kind of KINDS) {
+      for (const id of ids) {
+        this.graphs[kind].remove(id);
+        this.pending[kind].add(id);
+      }
+    }
+    this.schedule();
+  }
+
+  remove(id: number): void {
+    for (const kind of KINDS) {
+      this.graphs[kind].remove(id);
+      this.pending[kind].delete(id);
+    }
+  }
+
+  /** Adds everything pending now, blocking (used at close and by callers that wait for the graphs). */
+  finish(): void {
+    this.cancelQuietTimer();
+    this.startBuildCount();
+    while (!this.current) this.addChunk();
+  }
+
+  /** Resolves once the graphs are current (builds in the background meanwhile). */
+  async settled(): Promise<void> {
+    while (!this.current && !this.stopped) {
+      this.cancelQuietTimer();
+      this.building ??= this.runBuild();
+      await this.building;
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.cancelQuietTimer();
+  }
+
+  /**
+   * Saves both graphs and what they reflect. Files are named by generation and the meta file,
+   * written last by rename, names them: a kill at any point leaves the last whole save or none,
+   * and two processes saving at once cannot pair one's meta with the other's graphs.
+   */
+  save(dir: string, stamp: GraphStamp): void {
+    if (!this.current) throw new Error("the vector graphs are not current; finish() them before saving");
+    const files = { profile: graphFile(stamp, "profile"), customer: graphFile(stamp, "customer") };
+    for (const kind of KINDS) {
+      const file = join(dir, files[kind]);
+      this.graphs[kind].save(`${file}.${process.pid}.tmp`);
+      renameSync(`${file}.${process.pid}.tmp`, file);
+    }
+    const counts = { profile: this.graphs.profile.size, customer: this.graphs.customer.size };
+    const saved: SavedMeta = { format: GRAPH_FORMAT, ...stamp, files, counts };
+    const meta = join(dir, META_FILE);
+    writeFileSync(`${meta}.${process.pid}.tmp`, JSON.stringify(saved));
+    renameSync(`${meta}.${process.pid}.tmp`, meta);
+    for (const name of readdirSync(dir)) {
+      if (GRAPH_FILE.test(name) && name !== files.profile && name !== files.customer) rmSync(join(dir, name), { force: true });
+    }
+  }
+
+  /**
+   * Loads the graphs saved in `dir` when they reflect exactly `stamp` and hold `counts` vectors;
+   * returns why not otherwise (the caller then rebuilds with `rebuild`).
+   */
+  load(dir: string, stamp: GraphStamp, counts: Record<VectorKind, number>): string | null {
+    const meta = join(dir, META_FILE);
+    if (!existsSync(meta)) return "no saved vector index";
+    const saved = JSON.parse(readFileSync(meta, "utf8")) as SavedMeta;
+    if (saved.format !== GRAPH_FORMAT) return `the saved vector index has format ${saved.format}, not ${GRAPH_FORMAT}`;
+    if (saved.modelId !== stamp.modelId || saved.dimension !== stamp.dimension) return `the saved vector index is of model ${saved.modelId}`;
+    if (saved.generation !== stamp.generation) return `the saved vector index reflects generation ${saved.generation} of the data, not ${stamp.generation}`;
+    const graphs = {
+      profile: VectorGraph.load(join(dir, saved.files.profile), this.dimension),
+      customer: VectorGraph.load(join(dir, saved.files.customer), this.dimension),
+    };
+    for (const kind of KINDS) {
+      if (graphs[kind].size !== saved.counts[kind] || graphs[kind].size !== counts[kind])
+        return `the saved ${kind} graph holds ${graphs[kind].size} vectors, not ${counts[kind]}`;
+    }
+    this.graphs = graphs;
+    return null;
+  }
+
+  /** Marks every organization pending: the graphs are rebuilt in the background. */
+  rebuild(ids: Iterable<number>): void {
+    this.graphs = { profile: new VectorGraph(this.dimension), customer: new VectorGraph(this.dimension) };
+    for (const kind of KINDS) this.pending[kind] = new Set(ids);
+    this.rebuilding = true;
+    this.startBuildCount();
+    this.building ??= this.runBuild();
+  }
+
+  private schedule(): void {
+    if (this.building) return;
+    if (Math.max(this.pending.profile.size, this.pending.customer.size) <= SYNC_LIMIT) {
+      this.finish();
+      return;
+    }
+    this.cancelQuietTimer();
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null;
+      this.startBuildCount();
+      this.building ??= this.runBuild();
+    }, QUIET_MS);
+    this.quietTimer.unref();
+  }
+
+  private async runBuild(): Promise<void> {
+    try {
+      while (!this.current && !this.stopped) {
+        this.addChunk();
+        this.onProgress(this.progress);
+        await nextTick();
+      }
+    } finally {
+      this.building = null;
+    }
+    if (this.current && !this.stopped) {
+      this.rebuilding = false;
+      this.onCurrent();
+    }
+  }
+
+  /** Adds up to CHUNK pending organizations of one kind to its graph. */
+  private addChunk(): void {
+    const kind = this.pending.profile.size > 0 ? "profile" : "customer";
+    const pending = this.pending[kind];
+    const ids: number[] = [];
+    const vectors: Float32Array[] = [];
+    for (const id of pending) {
+      if (ids.length === CHUNK) break;
+      pending.delete(id);
+      if (kind === "profile") this.built++;
+      const vector = this.vectorOf(id, kind);
+      if (!vector) continue;
+      ids.push(id);
+      vectors.push(vector);
+    }
+    const matrix = new Float32Array(ids.length * this.dimension);
+    for (let i = 0; i < vectors.length; i++) matrix.set(vectors[i] as Float32Array, i * this.dimension);
+    this.graphs[kind].add(ids, matrix);
+  }
+
+  private startBuildCount(): void {
+    if (!this.building) this.built = 0;
+  }
+
+  private cancelQuietTimer(): void {
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = null;
+  }
+}

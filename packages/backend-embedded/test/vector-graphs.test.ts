@@ -1,0 +1,148 @@
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { OrganizationFilter, VectorKind } from "@orgsim/core";
+import { randomRecords, rng, unitVector } from "@orgsim/testing";
+import { describeOrganizationStoreContract } from "@orgsim/testing/contracts";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type EmbeddedBackend, openEmbeddedBackend, type VectorIndexOptions } from "../src/index";
+import { tempDir } from "./temp-dir";
+
+const DIM = 16;
+const MODEL = { modelId: "test-model", dimension: DIM };
+/** Every ranking takes its candidates from the graphs (and the pending organizations). */
+const GRAPHS_ALWAYS = { exactBelow: 0 } as const;
+
+describeOrganizationStoreContract("embedded, every ranking through the HNSW graphs", {
+  backend: "embedded",
+  async open() {
+    const dir = tempDir();
+    const backend = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: GRAPHS_ALWAYS });
+    return {
+      store: backend.organizations,
+      async cleanup() {
+        await backend.close();
+        dir.remove();
+      },
+    };
+  },
+});
+
+describe("embedded: the HNSW graphs", () => {
+  let dir: ReturnType<typeof tempDir>;
+  const opened: EmbeddedBackend[] = [];
+  const open = (vectorIndex: Omit<VectorIndexOptions, "dir"> = GRAPHS_ALWAYS) => {
+    const backend = openEmbeddedBackend({ dataDir: dir.path, vectorIndex });
+    opened.push(backend);
+    return backend;
+  };
+
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(async () => {
+    for (const backend of opened.splice(0)) await backend.close();
+    dir.remove();
+  });
+
+  it("finds the exact top 10 (recall >= 0.98) with exact scores, unfiltered and under broad and restrictive filters", async () => {
+    const records = randomRecords(3000, DIM, 7);
+    const graphs = open();
+    await graphs.organizations.upsert(records, MODEL);
+    await graphs.organizations.vectorIndexSettled();
+    expect(graphs.organizations.vectorIndexStatus().current).toBe(true);
+    const exactDir = tempDir();
+    const exact = openEmbeddedBackend({ dataDir: exactDir.path, vectorIndex: { kind: "exact" } });
+    await exact.organizations.upsert(records, MODEL);
+    const filters: OrganizationFilter[] = [{}, { employeesMin: 50 }, { fundingStages: ["seed"] }, { excludeIds: [1, 2, 3] }];
+    const random = rng(8);
+    let found = 0;
+    let wanted = 0;
+    for (const filter of filters) {
+      for (const kind of ["profile", "customer"] as VectorKind[]) {
+        for (let q = 0; q < 25; q++) {
+          const query = { vector: unitVector(DIM, random), kind, filter, offset: 0, size: 10 };
+          const want = await exact.organizations.rank(query);
+          const got = await graphs.organizations.rank(query);
+          const exactScores = new Map(want.map((h) => [h.id, h.score]));
+          for (const hit of got) if (exactScores.has(hit.id)) expect(hit.score).toBe(exactScores.get(hit.id));
+          found += got.filter((h) => exactScores.has(h.id)).length;
+          wanted += want.length;
+          expect(got.length).toBe(want.length);
+        }
+      }
+    }
+    await exact.close();
+    exactDir.remove();
+    expect(found / wanted).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it("saves the graphs with the generation they reflect, and loads them instead of rebuilding", async () => {
+    const progress: (string | undefined)[] = [];
+    const first = open({ ...GRAPHS_ALWAYS, onProgress: (p) => progress.push(p.reason) });
+    await first.organizations.upsert(randomRecords(300, DIM, 1), MODEL);
+    await first.organizations.vectorIndexSettled();
+    await first.close();
+    expect(existsSync(join(dir.path, "orgsim.vectors.json"))).toBe(true);
+    expect(readdirSync(dir.path).filter((f) => f.endsWith(".usearch"))).toHaveLength(2);
+
+    progress.length = 0;
+    const again = open({ ...GRAPHS_ALWAYS, onProgress: (p) => progress.push(p.reason) });
+    expect(again.organizations.vectorIndexStatus().current).toBe(true);
+    expect(progress).toEqual([]);
+  });
+
+  it("rebuilds graphs that another connection's writes made stale, answering exactly meanwhile", async () => {
+    const first = open();
+    await first.organizations.upsert(randomRecords(300, DIM, 1), MODEL);
+    await first.close();
+    const other = open({ kind: "exact" });
+    const added = randomRecords(1, DIM, 9, 5000)[0];
+    await other.organizations.upsert([added as NonNullable<typeof added>], MODEL);
+    await other.close();
+
+    const reasons: (string | undefined)[] = [];
+    const reopened = open({ ...GRAPHS_ALWAYS, onProgress: (p) => reasons.push(p.reason) });
+    expect(reopened.organizations.vectorIndexStatus().current).toBe(false);
+    expect(reasons[0]).toMatch(/generation/);
+    const hits = await reopened.organizations.rank({ vector: added?.profileVector as Float32Array, kind: "profile", filter: {}, offset: 0, size: 1 });
+    expect(hits[0]?.id).toBe(5000);
+    await reopened.organizations.vectorIndexSettled();
+    expect(reopened.organizations.vectorIndexStatus().current).toBe(true);
+  });
+
+  it("a kill -9 at any moment of a build leaves a store that opens with every acknowledged write", async () => {
+    const records = [...randomRecords(400, DIM, 1), ...randomRecords(400, DIM, 2, 401)];
+    for (const delayMs of [0, 120, 400]) {
+      dir.remove();
+      dir = tempDir();
+      await killWorkerAfterAck(dir.path, delayMs);
+      const reopened = open();
+      const store = reopened.organizations;
+      expect(await store.count()).toBe(800);
+      expect((await store.getMany(records.map((r) => r.organization.id))).length).toBe(800);
+      await store.vectorIndexSettled();
+      expect(store.vectorIndexStatus().current).toBe(true);
+      // Each organization is its own nearest neighbour: the graph holds the stored vectors (HNSW may miss a few).
+      let found = 0;
+      for (const record of records) {
+        const [hit] = await store.rank({ vector: record.profileVector, kind: "profile", filter: {}, offset: 0, size: 1 });
+        if (hit?.id === record.organization.id) found++;
+      }
+      expect(found / records.length).toBeGreaterThanOrEqual(0.98);
+      await reopened.close();
+      opened.splice(0);
+    }
+  });
+});
+
+function killWorkerAfterAck(dataDir: string, delayMs: number): Promise<void> {
+  const worker = join(import.meta.dirname, "fixtures", "upsert-worker.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", worker, dataDir, String(DIM)], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("acked")) setTimeout(() => child.kill("SIGKILL"), delayMs);
+    });
+    child.on("exit", (_code, signal) => (signal === "SIGKILL" ? resolve() : reject(new Error(`the worker exited (${signal ?? _code}) before it was killed`))));
+  });
+}
