@@ -41,7 +41,7 @@ import {
 } from "./queries";
 import { measureRecall } from "./recall";
 import { writeReport } from "./report";
-import { type BackendName, type BackendTarget, runImport, startServer } from "./server";
+import { BACKENDS, type BackendName, type BackendTarget, type RunningServer, runImport, startServer } from "./server";
 import { mean, parseScale, scaleLabel } from "./stats";
 import { currentLoad, diskUsage, machine } from "./system";
 import type { PerfResults, ScaleResult } from "./types";
@@ -55,6 +55,7 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "2" },
     concurrency: { type: "string", default: "1,16" },
     rankings: { type: "string", default: "hybrid,vector" },
+    backends: { type: "string", default: BACKENDS.join(",") },
     "real-yc": { type: "string", default: "1000" },
     "real-equities": { type: "string", default: "1000" },
     "es-heap": { type: "string", default: "4g" },
@@ -83,6 +84,10 @@ const concurrencies = args.concurrency.split(",").map(Number);
 const rankings = args.rankings.split(",").map((r) => {
   if (!RANKINGS.includes(r as RankingName)) throw new Error(`--rankings: unknown ranking "${r}" (${RANKINGS.join(", ")})`);
   return r as RankingName;
+});
+const loadBackends = args.backends.split(",").map((b) => {
+  if (!BACKENDS.includes(b as BackendName)) throw new Error(`--backends: unknown backend "${b}" (${BACKENDS.join(", ")})`);
+  return b as BackendName;
 });
 const seed = Number(args.seed);
 const noise = Number(args.noise);
@@ -240,19 +245,21 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   const matches = countMatches(dataset, scale);
   const written = await writeScale(node, dataset, model, scale, dataDir, prefix);
 
-  const { embedded, elastic } = await startServers(node, dataDir, prefix);
+  const { embedded, exact, elastic } = await startServers(node, dataDir, prefix);
   const embeddedMemStart = embedded.memory();
   const esMemStart = elastic.memory();
   const jvmStart = await jvmStats(node);
 
   const queries = scaleQueries(dataset, scale);
-  log("recall at 10 of elasticsearch against the embedded backend's exact search ...");
-  const recall = await recallTable(embedded.baseUrl, elastic.baseUrl, queries, "");
-  const load = await loadRuns({ embedded, elasticsearch: elastic }, queries);
+  log("recall at 10 of elasticsearch against exact search (the embedded backend with ORGSIM_VECTOR_INDEX=exact) ...");
+  const recall = await recallTable(exact.baseUrl, elastic.baseUrl, queries, "");
+  log("recall at 10 of the embedded backend's HNSW graphs against exact search ...");
+  const embeddedRecall = await recallTable(exact.baseUrl, embedded.baseUrl, queries, "embedded: ");
+  const load = await loadRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, queries);
 
   const esMemoryAfterLoad = elastic.memory();
   const jvmAfterLoad = await jvmStats(node);
-  const merged = scale <= forceMergeUpTo ? await forceMergedRun(node, prefix, embedded.baseUrl, elastic.baseUrl, queries) : null;
+  const merged = scale <= forceMergeUpTo ? await forceMergedRun(node, prefix, exact.baseUrl, elastic.baseUrl, queries) : null;
 
   const result: ScaleResult = {
     organizations: scale,
@@ -286,6 +293,7 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
       force_merged: merged,
     },
     recall,
+    embedded_recall: embeddedRecall,
     load,
   };
   for (const server of servers.splice(0)) await server.stop();
@@ -314,17 +322,19 @@ async function writeScale(node: EsNode, dataset: Dataset, model: VectorModel, sc
   return { embeddedLoad, embeddedDisk, esLoad, settleSeconds, esIndex };
 }
 
-/** One server per backend on the scale's data (stopped by cleanUp if the run is interrupted). */
+/** One server per backend on the scale's data (stopped by cleanUp if the run is interrupted); both embedded ones share the data directory. */
 async function startServers(node: EsNode, dataDir: string, prefix: string) {
   log("starting one server per backend ...");
-  const embedded = await startServer(repo, { backend: "embedded", dataDir });
-  servers.push(embedded);
-  const elastic = await startServer(repo, { backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix });
-  servers.push(elastic);
-  log(
-    `  embedded ready in ${embedded.startSeconds.toFixed(1)} s (${embedded.baseUrl}), elasticsearch in ${elastic.startSeconds.toFixed(1)} s (${elastic.baseUrl})`,
-  );
-  return { embedded, elastic };
+  const start = async (target: BackendTarget): Promise<RunningServer> => {
+    const server = await startServer(repo, target);
+    servers.push(server);
+    log(`  ${target.backend} ready in ${server.startSeconds.toFixed(1)} s (${server.baseUrl})`);
+    return server;
+  };
+  const embedded = await start({ backend: "embedded", dataDir });
+  const exact = await start({ backend: "embedded-exact", dataDir });
+  const elastic = await start({ backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix });
+  return { embedded, exact, elastic };
 }
 
 /** A scale's queries: 200 organization ids sampled from its dataset (real and synthetic alike), and the fixed texts. */
@@ -339,12 +349,12 @@ function scaleQueries(dataset: Dataset, scale: number): ScaleQueries {
   return { ids, of: (mode) => (mode === "organization" ? ids : mode === "description" ? [...DESCRIPTION_QUERIES] : [...CUSTOMER_QUERIES]) };
 }
 
-/** Recall at 10 of Elasticsearch against the embedded backend's exact search, per mode and filter (100 of the ids). */
-async function recallTable(embeddedUrl: string, elasticUrl: string, queries: ScaleQueries, logPrefix: string): Promise<ScaleResult["recall"]> {
+/** Recall at 10 of an approximate server against the exact one, per mode and filter (100 of the ids). */
+async function recallTable(exactUrl: string, approximateUrl: string, queries: ScaleQueries, logPrefix: string): Promise<ScaleResult["recall"]> {
   const recall: ScaleResult["recall"] = [];
   for (const mode of MODES) {
     for (const filter of FILTER_LEVELS) {
-      const r = await measureRecall(embeddedUrl, elasticUrl, mode, filter, mode === "organization" ? queries.ids.slice(0, 100) : queries.of(mode));
+      const r = await measureRecall(exactUrl, approximateUrl, mode, filter, mode === "organization" ? queries.ids.slice(0, 100) : queries.of(mode));
       recall.push({ mode, filter, ...r });
       log(
         `  ${logPrefix}${mode} / ${filter}: recall@10 ${r.recall_at_10.toFixed(4)} (${r.imperfect_queries} of ${r.queries} queries imperfect, min ${r.min_recall})`,
@@ -357,7 +367,7 @@ async function recallTable(embeddedUrl: string, elasticUrl: string, queries: Sca
 /** Latency and throughput of every backend, mode, filter, ranking and connection count. */
 async function loadRuns(byBackend: Record<BackendName, { baseUrl: string }>, queries: ScaleQueries): Promise<ScaleResult["load"]> {
   const load: ScaleResult["load"] = [];
-  for (const backend of ["embedded", "elasticsearch"] as const) {
+  for (const backend of loadBackends) {
     for (const mode of MODES) {
       for (const filter of FILTER_LEVELS) {
         for (const ranking of rankings) {
@@ -382,14 +392,14 @@ async function loadRuns(byBackend: Record<BackendName, { baseUrl: string }>, que
 async function forceMergedRun(
   node: EsNode,
   prefix: string,
-  embeddedUrl: string,
+  exactUrl: string,
   elasticUrl: string,
   queries: ScaleQueries,
 ): Promise<ScaleResult["elasticsearch"]["force_merged"]> {
   log("elasticsearch: force-merging into one segment (one HNSW graph: the hardest case for recall) ...");
   const mergeSeconds = await forceMerge(node, prefix, log);
   log(`  merged in ${mergeSeconds.toFixed(0)} s`);
-  const mergedRecall = await recallTable(embeddedUrl, elasticUrl, queries, "one segment: ");
+  const mergedRecall = await recallTable(exactUrl, elasticUrl, queries, "one segment: ");
   const mergedLoad: ScaleResult["load"] = [];
   for (const filter of FILTER_LEVELS) {
     const paths = queries.ids.map((q) => searchPath("organization", q, filter, "vector"));

@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { startOrgsimServe } from "@orgsim/testing/serve";
 import { type ProcessMemory, processMemory } from "./system";
 
-export type BackendName = "embedded" | "elasticsearch";
+/** "embedded-exact": the embedded backend with ORGSIM_VECTOR_INDEX=exact (every ranking scans): the exact reference, and the embedded backend before its graphs. */
+export type BackendName = "embedded" | "embedded-exact" | "elasticsearch";
+export const BACKENDS: readonly BackendName[] = ["embedded", "embedded-exact", "elasticsearch"];
 
 export interface BackendTarget {
   backend: BackendName;
@@ -20,6 +22,7 @@ export interface BackendTarget {
 
 export function backendEnv(target: BackendTarget): Record<string, string> {
   if (target.backend === "embedded") return { ORGSIM_BACKEND: "embedded", ORGSIM_DATA_DIR: target.dataDir as string };
+  if (target.backend === "embedded-exact") return { ORGSIM_BACKEND: "embedded", ORGSIM_DATA_DIR: target.dataDir as string, ORGSIM_VECTOR_INDEX: "exact" };
   return { ORGSIM_BACKEND: "elasticsearch", ELASTICSEARCH_URL: target.esUrl as string, ORGSIM_ES_INDEX_PREFIX: target.indexPrefix as string };
 }
 

@@ -50,7 +50,8 @@ export interface ScaleResult {
   run: RunInfo & { seconds: number };
   filter_matches: Record<FilterLevel, { organizations: number; share: number }>;
   embedded: {
-    import_vectors_given: LoadResult;
+    /** vector_index_build_s: building the HNSW graphs after the records were written (absent in runs before the graphs). */
+    import_vectors_given: LoadResult & { vector_index_build_s?: number };
     /** The data directory (SQLite file and its WAL). */
     disk_bytes: number;
     server_start_s: number;
@@ -76,7 +77,10 @@ export interface ScaleResult {
       load: ({ backend: BackendName; mode: Mode; filter: FilterLevel; ranking?: RankingName } & LoadTestResult)[];
     } | null;
   };
+  /** Elasticsearch against the exact reference (embedded-exact). */
   recall: ({ mode: Mode; filter: FilterLevel } & RecallResult)[];
+  /** The embedded backend's HNSW graphs against the exact reference (absent in runs before the graphs). */
+  embedded_recall?: ({ mode: Mode; filter: FilterLevel } & RecallResult)[];
   /** `ranking` is absent in runs made before hybrid ranking existed (they were vector). */
   load: ({ backend: BackendName; mode: Mode; filter: FilterLevel; ranking?: RankingName } & LoadTestResult)[];
 }
