@@ -15,8 +15,8 @@ import type { VectorGraphs } from "./vector-graphs";
 export const DEFAULT_EXACT_BELOW = 5_000;
 /** A graph search deeper than this costs more than scanning the rows a filter that selective lets through. */
 const MAX_GRAPH_CANDIDATES = 4_096;
-/** The graph is asked for at least this many candidates, and twice the page. */
-const MIN_GRAPH_CANDIDATES = 40;
+/** The graph is asked for this many candidates beyond the page (the graph's search breadth grows with it: recall). */
+const EXTRA_GRAPH_CANDIDATES = 40;
 
 export interface PlanInput {
   graphs: VectorGraphs | null;
@@ -53,7 +53,7 @@ export function candidateRows(input: PlanInput): Int32Array | null {
 function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8Array | null, selectivity: number): Set<number> | null {
   const { k, excludedIds, rowOf } = input;
   const graph = graphs.graph(input.kind);
-  let count = Math.ceil(Math.max(2 * k, MIN_GRAPH_CANDIDATES) / selectivity) + excludedIds.size;
+  let count = Math.ceil((k + EXTRA_GRAPH_CANDIDATES) / selectivity) + excludedIds.size;
   while (count <= MAX_GRAPH_CANDIDATES) {
     const hits = graph.search(input.query, count);
     const rows = new Set<number>();

@@ -13,6 +13,8 @@ export interface ServeOptions {
   timeoutMs?: number;
   /** Keeps only about the last this many characters of the output (long benchmark runs); unbounded when absent. */
   keepOutputChars?: number;
+  /** Options for node itself, before the script (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry). */
+  nodeArgs?: string[];
 }
 
 export interface Exit {
@@ -40,7 +42,7 @@ const POLL_MS = 100;
 
 export async function startOrgsimServe(options: ServeOptions): Promise<ServeProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "serve"], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "src/main.ts", "serve"], {
     cwd: options.serverDir,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -38,8 +38,9 @@ export interface RunningServer {
 
 const serverDir = (repo: string) => join(repo, "apps", "server");
 
-export async function startServer(repo: string, target: BackendTarget, timeoutMs = 60 * 60_000): Promise<RunningServer> {
+export async function startServer(repo: string, target: BackendTarget, timeoutMs = 60 * 60_000, nodeArgs: string[] = []): Promise<RunningServer> {
   const server = await startOrgsimServe({
+    nodeArgs,
     serverDir: serverDir(repo),
     env: { ...backendEnv(target), ORGSIM_SAMPLE_SIZE: "0", ORGSIM_SHUTDOWN_TIMEOUT_MS: "5000" },
     timeoutMs,

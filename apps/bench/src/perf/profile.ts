@@ -1,0 +1,121 @@
+/**
+ * `pnpm bench:profile`: where a loaded server spends its CPU. Starts an orgsim server with V8's
+ * CPU profiler (`--cpu-prof`) on a data directory a `pnpm bench:perf -- --keep` run left, loads it
+ * with one search mode for a while, stops it (the profile is written at exit) and prints the
+ * functions with the most self time, as a Markdown table.
+ *
+ *   pnpm bench:profile [-- --data-dir .orgsim/bench-perf/s-100k/embedded] [--backend embedded|embedded-exact]
+ *                      [--mode organization] [--filter none] [--ranking hybrid] [--connections 16] [--duration 20] [--top 15]
+ */
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { openDatabase } from "@orgsim/backend-embedded";
+import { findRepoRoot } from "@orgsim/embeddings";
+import { loadTest } from "./load-test";
+import { FILTER_LEVELS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName, searchPath } from "./queries";
+import { type BackendName, startServer } from "./server";
+import { currentLoad } from "./system";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface CpuProfile {
+  startTime: number;
+  endTime: number;
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const argv = process.argv.slice(2).filter((a) => a !== "--");
+const { values: args } = parseArgs({
+  args: argv,
+  options: {
+    "data-dir": { type: "string", default: ".orgsim/bench-perf/s-100k/embedded" },
+    backend: { type: "string", default: "embedded" },
+    mode: { type: "string", default: "organization" },
+    filter: { type: "string", default: "none" },
+    ranking: { type: "string", default: "hybrid" },
+    connections: { type: "string", default: "16" },
+    duration: { type: "string", default: "20" },
+    top: { type: "string", default: "15" },
+  },
+});
+const oneOf = <T extends string>(name: string, value: string, allowed: readonly T[]): T => {
+  if (!allowed.includes(value as T)) throw new Error(`--${name} must be one of ${allowed.join(", ")}; got "${value}"`);
+  return value as T;
+};
+const backend = oneOf<BackendName>("backend", args.backend, ["embedded", "embedded-exact"]);
+const mode = oneOf<Mode>("mode", args.mode, MODES);
+const filter = oneOf<FilterLevel>("filter", args.filter, FILTER_LEVELS);
+const ranking = oneOf<RankingName>("ranking", args.ranking, RANKINGS);
+
+const repo = findRepoRoot();
+const dataDir = resolve(repo, args["data-dir"]);
+const profileDir = mkdtempSync(join(tmpdir(), "orgsim-profile-"));
+const server = await startServer(repo, { backend, dataDir }, 60 * 60_000, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]);
+
+const ids = organizationIds(dataDir);
+const queries = mode === "organization" ? ids : mode === "description" ? ["payments for small shops"] : ["dental clinics"];
+const paths = queries.map((q) => searchPath(mode, q, filter, ranking));
+const loadStarted = performance.now();
+const result = await loadTest(server.baseUrl, paths, Number(args.connections), Number(args.duration), 2);
+const loadEnded = performance.now();
+await server.stop();
+// The profile ends at the server's exit: count only the samples taken while it was loaded (start-up and shutdown left out).
+const msBeforeExit = { from: performance.now() - loadStarted, to: performance.now() - loadEnded };
+
+console.log(
+  `${backend}, ${mode} / ${filter} / ${ranking}, ${args.connections} connections for ${args.duration} s: ` +
+    `p50 ${result.latency_ms.p50} ms, ${result.requests_per_s} req/s; load average ${currentLoad().join(" ")}\n`,
+);
+console.log(topFunctions(newestProfile(profileDir), msBeforeExit, Number(args.top)));
+
+/** Ids to ask about: 200 of the stored organizations, spread over the id range. */
+function organizationIds(dir: string): number[] {
+  const db = openDatabase(join(dir, "orgsim.sqlite"));
+  try {
+    return db.prepare<[], number>("SELECT id FROM organizations WHERE id % 97 = 0 LIMIT 200").pluck().all();
+  } finally {
+    db.close();
+  }
+}
+
+/** The server's profile: the largest file (tsx's own short-lived processes write small ones too). */
+function newestProfile(dir: string): CpuProfile {
+  const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
+  if (!files.length) throw new Error(`no .cpuprofile in ${dir}: did the server exit normally?`);
+  const texts = files.map((f) => readFileSync(join(dir, f), "utf8")).sort((a, b) => b.length - a.length);
+  return JSON.parse(texts[0] as string) as CpuProfile;
+}
+
+/** Self time per function (samples × their time deltas) within the window, largest first, with each one's share of busy time. */
+function topFunctions(profile: CpuProfile, window: { from: number; to: number }, top: number): string {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  const [from, to] = [profile.endTime - window.from * 1000, profile.endTime - window.to * 1000];
+  let busy = 0;
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const frame = byNode.get(id)?.callFrame;
+    const us = profile.timeDeltas[i] ?? 0;
+    at += us;
+    if (at < from || at > to) return;
+    if (!frame || frame.functionName === "(idle)" || frame.functionName === "(program)") return;
+    const where = frame.url ? `${frame.url.replace(/^.*\/(node_modules|packages|apps)\//, "$1/")}:${frame.lineNumber + 1}` : "";
+    const key = `${frame.functionName || "(anonymous)"} ${where}`.trim();
+    self.set(key, (self.get(key) ?? 0) + us);
+    busy += us;
+  });
+  const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, top);
+  return [
+    `busy ${(busy / 1e6).toFixed(1)} s of the ${((to - from) / 1e6).toFixed(1)} s under load (warm-up included)`,
+    "",
+    "| function | self ms | share of busy |",
+    "|---|---:|---:|",
+    ...rows.map(([name, us]) => `| \`${name}\` | ${(us / 1000).toFixed(0)} | ${((100 * us) / busy).toFixed(1)} % |`),
+  ].join("\n");
+}
