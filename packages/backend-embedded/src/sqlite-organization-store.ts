@@ -47,6 +47,8 @@ export interface VectorIndexStatus extends GraphProgress {
 }
 
 const GENERATION = "organizations_generation";
+/** How long after the graphs catch up with writes they are saved (at the latest; at close at once). */
+const SAVE_DELAY_MS = 30_000;
 const MODEL_ID = "vector_model_id";
 const DIMENSION = "vector_dimension";
 
@@ -65,6 +67,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private closed = false;
   private readonly sql;
   private graphs: VectorGraphs | null = null;
+  private saveTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Db,
@@ -227,6 +230,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       if (this.closed) return;
       this.closed = true;
       // A graph left pending would be rebuilt at the next start: finish and save it now.
+      if (this.saveTimer) clearTimeout(this.saveTimer);
       this.graphs?.finish();
       this.saveGraphs();
       this.graphs?.stop();
@@ -255,7 +259,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
         model.dimension,
         (id, kind) => index.vectorOf(id, kind),
         (progress) => this.vectorIndex.onProgress?.(progress),
-        () => this.saveGraphs(),
+        (rebuilt) => (rebuilt ? this.saveGraphs() : this.saveGraphsSoon()),
       );
       index.useGraphs(this.graphs, this.vectorIndex.exactBelow);
     }
@@ -278,6 +282,19 @@ export class SqliteOrganizationStore implements OrganizationStore {
     if (!reason) return;
     this.vectorIndex.onProgress?.({ reason, done: 0, total: index.size });
     graphs.rebuild(index.allIds());
+  }
+
+  /**
+   * Saves the graphs within SAVE_DELAY_MS, once for any number of builds meanwhile: a save blocks
+   * for about a second per million vectors, and one lost to a kill only costs a rebuild at the next start.
+   */
+  private saveGraphsSoon(): void {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      if (!this.closed) this.saveGraphs();
+    }, SAVE_DELAY_MS);
+    this.saveTimer.unref();
   }
 
   /** Saves current graphs beside the SQLite file, stamped with the generation they reflect; never throws. */

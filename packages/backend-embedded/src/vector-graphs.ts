@@ -64,8 +64,8 @@ export class VectorGraphs {
     readonly dimension: number,
     private readonly vectorOf: VectorSource,
     private readonly onProgress: (progress: GraphProgress) => void = () => {},
-    /** Called when a background build has added everything pending. */
-    private readonly onCurrent: () => void = () => {},
+    /** Called when a background build has added everything pending; `rebuilt` when it was a rebuild of everything. */
+    private readonly onCurrent: (rebuilt: boolean) => void = () => {},
   ) {
     this.graphs = { profile: new VectorGraph(dimension), customer: new VectorGraph(dimension) };
   }
@@ -213,8 +213,9 @@ export class VectorGraphs {
       this.building = null;
     }
     if (this.current && !this.stopped) {
+      const rebuilt = this.rebuilding;
       this.rebuilding = false;
-      this.onCurrent();
+      this.onCurrent(rebuilt);
     }
   }
 
