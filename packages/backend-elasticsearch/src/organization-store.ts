@@ -14,6 +14,7 @@ import type {
   OrganizationStore,
   ScoredId,
   ScoredOrganization,
+  TermStatistics,
   TextQuery,
   VectorKind,
   VectorModel,
@@ -23,6 +24,7 @@ import type { IndexName, ResolvedConfig } from "./config";
 import { OrganizationDocuments } from "./organization-documents";
 import { type IndexInfo, OrganizationIndex } from "./organization-index";
 import { OrganizationSearch } from "./organization-search";
+import { OrganizationTerms } from "./organization-terms";
 
 export { MAX_CANDIDATES, type SearchPlan } from "./organization-search";
 
@@ -32,6 +34,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
   private readonly index: OrganizationIndex;
   private readonly documents: OrganizationDocuments;
   private readonly searches: OrganizationSearch;
+  private readonly terms: OrganizationTerms;
 
   constructor(
     private readonly client: Client,
@@ -42,6 +45,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
     this.index = new OrganizationIndex(client, config, name);
     this.documents = new OrganizationDocuments(client, config, name, this.index);
     this.searches = new OrganizationSearch(client, config, name, this.index);
+    this.terms = new OrganizationTerms(client, config, name, this.index);
   }
 
   /** Creates the index now when the model's dimension is known (else the first upsert does). */
@@ -93,6 +97,10 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
 
   searchText(query: TextQuery): Promise<number[]> {
     return this.searches.searchText(query);
+  }
+
+  termStatistics(terms: readonly string[], kind: VectorKind): Promise<TermStatistics> {
+    return this.terms.termStatistics(terms, kind);
   }
 
   similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {

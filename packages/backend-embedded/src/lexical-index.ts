@@ -42,10 +42,10 @@ class Postings {
 
   push(slot: number, freq: number): void {
     if (this.length === this.slots.length) {
-      const slots = new Int32Array(this.length * 2);
+      const slots = new Int32Array(Math.max(4, this.length * 2));
       slots.set(this.slots);
       this.slots = slots;
-      const freqs = new Uint16Array(this.length * 2);
+      const freqs = new Uint16Array(Math.max(4, this.length * 2));
       freqs.set(this.freqs);
       this.freqs = freqs;
     }
@@ -57,6 +57,19 @@ class Postings {
 export interface LexicalHit {
   row: number;
   score: number;
+}
+
+/** A LexicalIndex as saved in a snapshot: scalars and terms here, arrays beside (see MemoryIndex.snapshot). */
+export interface LexicalSnapshot {
+  meta: { slots: number; live: number; dead: number; totalLength: number; terms: string[] };
+  arrays: {
+    slotRow: Int32Array<ArrayBuffer>;
+    slotLength: Float64Array<ArrayBuffer>;
+    rowSlot: Int32Array<ArrayBuffer>;
+    postingStarts: Uint32Array<ArrayBuffer>;
+    postingSlots: Int32Array<ArrayBuffer>;
+    postingFreqs: Uint16Array<ArrayBuffer>;
+  };
 }
 
 export class LexicalIndex {
@@ -74,6 +87,12 @@ export class LexicalIndex {
   /** Documents indexed. */
   get size(): number {
     return this.live;
+  }
+
+  /** Live documents holding `term`. */
+  docFrequency(term: string): number {
+    const p = this.postings.get(term);
+    return p ? this.liveCount(p) : 0;
   }
 
   /** Indexes `terms` as the text of `row`, replacing what the row had; null or no terms leaves the row without text. */
@@ -139,8 +158,7 @@ export class LexicalIndex {
       if (!p) continue;
       const { slots, freqs } = p;
       // df counts live documents only, so a ranking never depends on the history of writes.
-      let df = 0;
-      for (let j = 0; j < p.length; j++) if ((this.slotRow[slots[j] as number] as number) >= 0) df++;
+      const df = this.liveCount(p);
       if (df === 0) continue;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (let j = 0; j < p.length; j++) {
@@ -159,6 +177,55 @@ export class LexicalIndex {
       scores[slot] = 0;
     }
     return best.sorted();
+  }
+
+  private liveCount(p: Postings): number {
+    if (this.dead === 0) return p.length;
+    let df = 0;
+    for (let j = 0; j < p.length; j++) if ((this.slotRow[p.slots[j] as number] as number) >= 0) df++;
+    return df;
+  }
+
+  /** Everything the index holds, postings concatenated term after term. */
+  snapshot(): LexicalSnapshot {
+    const terms = [...this.postings.keys()];
+    const postingStarts = new Uint32Array(terms.length + 1);
+    let total = 0;
+    terms.forEach((term, i) => {
+      postingStarts[i] = total;
+      total += (this.postings.get(term) as Postings).length;
+    });
+    postingStarts[terms.length] = total;
+    const postingSlots = new Int32Array(total);
+    const postingFreqs = new Uint16Array(total);
+    terms.forEach((term, i) => {
+      const p = this.postings.get(term) as Postings;
+      postingSlots.set(p.slots.subarray(0, p.length), postingStarts[i]);
+      postingFreqs.set(p.freqs.subarray(0, p.length), postingStarts[i]);
+    });
+    return {
+      meta: { slots: this.slots, live: this.live, dead: this.dead, totalLength: this.totalLength, terms },
+      arrays: { slotRow: this.slotRow, slotLength: this.slotLength, rowSlot: this.rowSlot, postingStarts, postingSlots, postingFreqs },
+    };
+  }
+
+  /** The index a snapshot holds (each posting list a view into the saved arrays until it grows). */
+  static restore({ meta, arrays }: LexicalSnapshot): LexicalIndex {
+    const index = new LexicalIndex();
+    Object.assign(index, { slots: meta.slots, live: meta.live, dead: meta.dead, totalLength: meta.totalLength });
+    index.slotRow = arrays.slotRow;
+    index.slotLength = arrays.slotLength;
+    index.rowSlot = arrays.rowSlot;
+    meta.terms.forEach((term, i) => {
+      const [from, to] = [arrays.postingStarts[i] as number, arrays.postingStarts[i + 1] as number];
+      const p = new Postings();
+      // Views of exactly `length` entries: the first push copies them into arrays of their own.
+      p.slots = arrays.postingSlots.subarray(from, to);
+      p.freqs = arrays.postingFreqs.subarray(from, to);
+      p.length = to - from;
+      index.postings.set(term, p);
+    });
+    return index;
   }
 
   /** Drops dead slots from every posting list, renumbering the live ones densely. */

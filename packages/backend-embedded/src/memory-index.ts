@@ -7,9 +7,19 @@
  * costs well under a millisecond at 100k rows whatever the selectivity, while
  * SQL must materialize and hand back every matching id (see bench/search-latency.ts).
  */
-import { dot, EMPLOYEE_RANGES, FUNDING_STAGES, lexicalTerms, type Organization, type OrganizationFilter, type VectorKind } from "@orgsim/core";
+import {
+  dot,
+  EMPLOYEE_RANGES,
+  FUNDING_STAGES,
+  lexicalTerms,
+  type Organization,
+  type OrganizationFilter,
+  type TermStatistics,
+  type VectorKind,
+} from "@orgsim/core";
 import { candidateRows, DEFAULT_EXACT_BELOW } from "./candidate-plan";
-import { LexicalIndex } from "./lexical-index";
+import { LexicalIndex, type LexicalSnapshot } from "./lexical-index";
+import type { SnapshotArray } from "./snapshot-file";
 import { TopK } from "./top-k";
 import type { VectorGraphs } from "./vector-graphs";
 
@@ -53,6 +63,15 @@ export interface IndexEntry {
   texts: Record<VectorKind, string | null>;
 }
 
+/** What a memory snapshot's header holds besides its arrays. */
+export interface MemorySnapshotMeta {
+  n: number;
+  dimension: number;
+  /** Each code table's values in code order. */
+  codes: { places: string[]; categories: string[]; ranges: string[]; stages: string[] };
+  lexical: Record<VectorKind, LexicalSnapshot["meta"]>;
+}
+
 export interface RankOptions {
   offset: number;
   size: number;
@@ -69,6 +88,10 @@ export interface Hit {
 /** Strings -> small positive integers (0 stands for null / unknown). */
 class Codes {
   private readonly codes = new Map<string, number>();
+  /** The values in code order (code 1 first). */
+  values(): string[] {
+    return [...this.codes.keys()];
+  }
   constructor(initial: readonly string[] = []) {
     for (const value of initial) this.intern(value);
   }
@@ -102,10 +125,10 @@ export class MemoryIndex {
   private n = 0;
   private capacity = 0;
   private readonly rowById = new Map<number, number>();
-  private readonly places = new Codes();
-  private readonly categoryCodes = new Codes();
-  private readonly rangeCodes = new Codes(EMPLOYEE_RANGES);
-  private readonly stageCodes = new Codes(FUNDING_STAGES);
+  private places = new Codes();
+  private categoryCodes = new Codes();
+  private rangeCodes = new Codes(EMPLOYEE_RANGES);
+  private stageCodes = new Codes(FUNDING_STAGES);
 
   private ids = new Float64Array(0);
   private hqCountry = new Uint32Array(0);
@@ -363,6 +386,12 @@ export class MemoryIndex {
     return this.lexical[kind].search(lexicalTerms(text), size, allowed, this.ids).map((hit) => ({ id: this.ids[hit.row] as number, score: hit.score }));
   }
 
+  /** How many `kind` texts hold each term, and how many there are. */
+  termStatistics(terms: readonly string[], kind: VectorKind): TermStatistics {
+    const lexical = this.lexical[kind];
+    return { documents: lexical.size, docFrequency: new Map(terms.map((t) => [t, lexical.docFrequency(t)])) };
+  }
+
   /** Exact cosine of `query` against the `kind` vector of each of `ids` that has one. */
   similarities(query: Float32Array, kind: VectorKind, ids: readonly number[]): Map<number, number> {
     const d = this.dimension;
@@ -375,6 +404,78 @@ export class MemoryIndex {
       out.set(id, dot(q, matrix, row * d, d));
     }
     return out;
+  }
+
+  /** Everything the index holds but its graphs, as a JSON-able meta and named arrays (see snapshot-file.ts). */
+  snapshot(): { meta: MemorySnapshotMeta; arrays: Record<string, SnapshotArray> } {
+    const n = this.n;
+    const d = this.dimension;
+    const lists = (values: (readonly number[])[]) => {
+      const starts = new Uint32Array(n + 1);
+      for (let r = 0; r < n; r++) starts[r + 1] = (starts[r] as number) + (values[r] as readonly number[]).length;
+      const flat = new Uint32Array(starts[n] as number);
+      for (let r = 0; r < n; r++) flat.set(values[r] as readonly number[], starts[r] as number);
+      return [starts, flat] as const;
+    };
+    const [placeStarts, placeValues] = lists(this.placeCodes);
+    const [categoryStarts, categoryValues] = lists(this.categories);
+    const lexical = { profile: this.lexical.profile.snapshot(), customer: this.lexical.customer.snapshot() };
+    const meta: MemorySnapshotMeta = {
+      n,
+      dimension: d,
+      codes: { places: this.places.values(), categories: this.categoryCodes.values(), ranges: this.rangeCodes.values(), stages: this.stageCodes.values() },
+      lexical: { profile: lexical.profile.meta, customer: lexical.customer.meta },
+    };
+    const columns: Record<string, SnapshotArray> = {
+      ids: this.ids.subarray(0, n),
+      hqCountry: this.hqCountry.subarray(0, n),
+      hqSubdivision: this.hqSubdivision.subarray(0, n),
+      employees: this.employees.subarray(0, n),
+      founded: this.founded.subarray(0, n),
+      roundDay: this.roundDay.subarray(0, n),
+      range: this.range.subarray(0, n),
+      stage: this.stage.subarray(0, n),
+      hasCustomer: this.hasCustomer.subarray(0, n),
+      profile: this.profile.subarray(0, n * d),
+      customer: this.customer.subarray(0, n * d),
+      placeStarts,
+      placeValues,
+      categoryStarts,
+      categoryValues,
+    };
+    for (const kind of ["profile", "customer"] as const) {
+      for (const [name, array] of Object.entries(lexical[kind].arrays)) columns[`${kind}.${name}`] = array;
+    }
+    return { meta, arrays: columns };
+  }
+
+  /** The index a snapshot holds; `array` reads a named array of it. */
+  static restore(meta: MemorySnapshotMeta, array: <T extends SnapshotArray>(name: string) => T): MemoryIndex {
+    const index = new MemoryIndex(meta.dimension);
+    const n = meta.n;
+    const self = index as unknown as Record<string, unknown>;
+    for (const name of ["ids", "hqCountry", "hqSubdivision", "employees", "founded", "roundDay", "range", "stage", "hasCustomer", "profile", "customer"]) {
+      self[name] = array(name);
+    }
+    index.n = n;
+    index.capacity = n;
+    for (let r = 0; r < n; r++) index.rowById.set(index.ids[r] as number, r);
+    const lists = (starts: Uint32Array, values: Uint32Array) =>
+      Array.from({ length: n }, (_, r) => (starts[r] === starts[r + 1] ? NO_CODES : Array.from(values.subarray(starts[r], starts[r + 1]))));
+    index.placeCodes = lists(array<Uint32Array<ArrayBuffer>>("placeStarts"), array<Uint32Array<ArrayBuffer>>("placeValues"));
+    index.categories = lists(array<Uint32Array<ArrayBuffer>>("categoryStarts"), array<Uint32Array<ArrayBuffer>>("categoryValues"));
+    Object.assign(self, {
+      places: new Codes(meta.codes.places),
+      categoryCodes: new Codes(meta.codes.categories),
+      rangeCodes: new Codes(meta.codes.ranges),
+      stageCodes: new Codes(meta.codes.stages),
+    });
+    for (const kind of ["profile", "customer"] as const) {
+      const names = ["slotRow", "slotLength", "rowSlot", "postingStarts", "postingSlots", "postingFreqs"] as const;
+      const arrays = Object.fromEntries(names.map((name) => [name, array(`${kind}.${name}`)])) as LexicalSnapshot["arrays"];
+      index.lexical[kind] = LexicalIndex.restore({ meta: meta.lexical[kind], arrays });
+    }
+    return index;
   }
 
   private grow(atLeast = 0): void {

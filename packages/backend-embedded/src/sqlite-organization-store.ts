@@ -16,6 +16,7 @@ import {
   type OrganizationStore,
   type ScoredId,
   type ScoredOrganization,
+  type TermStatistics,
   type TextQuery,
   type VectorKind,
   type VectorModel,
@@ -24,6 +25,7 @@ import {
 import type { Db } from "./database";
 import { guarded } from "./errors";
 import { type FilterColumns, filterColumnsOf, MemoryIndex } from "./memory-index";
+import { loadMemorySnapshot, saveMemorySnapshot } from "./memory-snapshot";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
 
 export interface VectorIndexOptions {
@@ -68,6 +70,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private readonly sql;
   private graphs: VectorGraphs | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
+  /** The generation of the memory snapshot on disk, when this store read or wrote it. */
+  private snapshotGeneration = -1;
 
   constructor(
     private readonly db: Db,
@@ -118,7 +122,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
         .immediate();
 
       if (!this.inStep(before)) return;
-      if (!this.index || this.index.dimension !== model.dimension) this.index = this.newIndex(model, 0);
+      if (!this.index || this.index.dimension !== model.dimension) this.index = this.withGraphs(new MemoryIndex(model.dimension), model);
       this.index.putMany(
         rows.map(({ organization, columns, profileVector, customerVector }) => ({
           id: organization.id,
@@ -207,6 +211,13 @@ export class SqliteOrganizationStore implements OrganizationStore {
     });
   }
 
+  async termStatistics(terms: readonly string[], kind: VectorKind): Promise<TermStatistics> {
+    return guarded(async () => {
+      this.catchUp();
+      return this.index?.termStatistics(terms, kind) ?? { documents: 0, docFrequency: new Map() };
+    });
+  }
+
   async similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
     return guarded(async () => {
       this.catchUp();
@@ -233,6 +244,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       if (this.saveTimer) clearTimeout(this.saveTimer);
       this.graphs?.finish();
       this.saveGraphs();
+      this.saveSnapshot();
       this.graphs?.stop();
       this.index = null;
       this.onClose();
@@ -250,8 +262,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
     await this.graphs?.settled();
   }
 
-  private newIndex(model: VectorModel, expected: number): MemoryIndex {
-    const index = new MemoryIndex(model.dimension, expected);
+  /** Gives `index` its graphs (unless ORGSIM_VECTOR_INDEX=exact). */
+  private withGraphs(index: MemoryIndex, model: VectorModel): MemoryIndex {
     this.graphs?.stop();
     this.graphs = null;
     if (this.vectorIndex.kind !== "exact") {
@@ -301,11 +313,25 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private saveGraphs(): void {
     const dir = this.vectorIndex.dir;
     const model = this.index ? this.storedModelOrNull() : null;
-    if (!dir || !this.graphs?.current || !model || this.generation < 0) return;
+    if (!dir || !this.graphs?.current || !this.graphs.changed || !model || this.generation < 0) return;
     try {
       // Another connection may have written since: then these graphs are not of the stored data.
       if (Number(this.sql.meta.get(GENERATION)?.value ?? 0) !== this.generation) return;
       this.graphs.save(dir, { ...model, generation: this.generation });
+    } catch (error) {
+      this.vectorIndex.onError?.(error);
+    }
+  }
+
+  /** At close: the memory index, for a fast next start, unless the saved one is already of this generation; never throws. */
+  private saveSnapshot(): void {
+    const dir = this.vectorIndex.dir;
+    const model = this.index ? this.storedModelOrNull() : null;
+    if (!dir || !this.index || !model || this.generation < 0 || this.snapshotGeneration === this.generation) return;
+    try {
+      if (Number(this.sql.meta.get(GENERATION)?.value ?? 0) !== this.generation) return;
+      saveMemorySnapshot(dir, this.index, { ...model, generation: this.generation });
+      this.snapshotGeneration = this.generation;
     } catch (error) {
       this.vectorIndex.onError?.(error);
     }
@@ -375,34 +401,43 @@ export class SqliteOrganizationStore implements OrganizationStore {
         this.graphs?.stop();
         this.graphs = null;
         if (!model) return;
-        const columns = new Map<number, FilterColumns>();
-        const orgs = this.db.prepare<[], Omit<FilterColumns, "places" | "categories"> & { id: number }>(
-          `SELECT id, hq_country AS hqCountry, hq_subdivision AS hqSubdivision, employee_count AS employeeCount, employee_range AS employeeRange,
-                  founded_year AS foundedYear, last_round_stage AS lastRoundStage, last_round_date AS lastRoundDate
-           FROM organizations`,
-        );
-        for (const { id, ...scalars } of orgs.iterate()) columns.set(id, { ...scalars, places: [], categories: [] });
-        const locations = this.db
-          .prepare<[], [number, string | null, string | null]>("SELECT org_id, country_code, subdivision_code FROM organization_locations")
-          .raw();
-        for (const [id, country, subdivision] of locations.iterate()) {
-          const places = columns.get(id)?.places;
-          for (const code of [country, subdivision]) if (code && places && !places.includes(code)) places.push(code);
-        }
-        const categories = this.db.prepare<[], [number, string]>("SELECT org_id, slug FROM organization_categories").raw();
-        for (const [id, slug] of categories.iterate()) columns.get(id)?.categories.push(slug);
-        const index = this.newIndex(model, columns.size);
-        const vectors = this.db.prepare<[VectorKind], [number, Buffer]>("SELECT org_id, vector FROM organization_vectors WHERE kind = ?").raw();
-        for (const [id, blob] of vectors.iterate("profile")) {
-          const cols = columns.get(id);
-          if (cols) index.put(id, cols, fromBlob(blob), null);
-        }
-        for (const [id, blob] of vectors.iterate("customer")) index.setCustomer(id, fromBlob(blob));
-        const docs = this.db.prepare<[], [number, string]>("SELECT id, doc FROM organizations").raw();
-        for (const [id, doc] of docs.iterate()) index.setTexts(id, lexicalTextsOf(JSON.parse(doc) as Organization));
+        const dir = this.vectorIndex.dir;
+        const saved = dir ? loadMemorySnapshot(dir, { ...model, generation: this.generation }) : null;
+        const index = this.withGraphs(saved ?? this.readIndex(model), model);
+        this.snapshotGeneration = saved ? this.generation : -1;
         this.index = index;
         this.openGraphs(index, model);
       })
       .deferred();
+  }
+
+  /** The memory index from the SQLite rows (inside load's read transaction): the slow path, every row, vector and document. */
+  private readIndex(model: VectorModel): MemoryIndex {
+    const columns = new Map<number, FilterColumns>();
+    const orgs = this.db.prepare<[], Omit<FilterColumns, "places" | "categories"> & { id: number }>(
+      `SELECT id, hq_country AS hqCountry, hq_subdivision AS hqSubdivision, employee_count AS employeeCount, employee_range AS employeeRange,
+              founded_year AS foundedYear, last_round_stage AS lastRoundStage, last_round_date AS lastRoundDate
+       FROM organizations`,
+    );
+    for (const { id, ...scalars } of orgs.iterate()) columns.set(id, { ...scalars, places: [], categories: [] });
+    const locations = this.db
+      .prepare<[], [number, string | null, string | null]>("SELECT org_id, country_code, subdivision_code FROM organization_locations")
+      .raw();
+    for (const [id, country, subdivision] of locations.iterate()) {
+      const places = columns.get(id)?.places;
+      for (const code of [country, subdivision]) if (code && places && !places.includes(code)) places.push(code);
+    }
+    const categories = this.db.prepare<[], [number, string]>("SELECT org_id, slug FROM organization_categories").raw();
+    for (const [id, slug] of categories.iterate()) columns.get(id)?.categories.push(slug);
+    const index = new MemoryIndex(model.dimension, columns.size);
+    const vectors = this.db.prepare<[VectorKind], [number, Buffer]>("SELECT org_id, vector FROM organization_vectors WHERE kind = ?").raw();
+    for (const [id, blob] of vectors.iterate("profile")) {
+      const cols = columns.get(id);
+      if (cols) index.put(id, cols, fromBlob(blob), null);
+    }
+    for (const [id, blob] of vectors.iterate("customer")) index.setCustomer(id, fromBlob(blob));
+    const docs = this.db.prepare<[], [number, string]>("SELECT id, doc FROM organizations").raw();
+    for (const [id, doc] of docs.iterate()) index.setTexts(id, lexicalTextsOf(JSON.parse(doc) as Organization));
+    return index;
   }
 }

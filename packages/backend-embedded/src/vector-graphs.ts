@@ -58,6 +58,8 @@ export class VectorGraphs {
   private built = 0;
   /** A rebuild of everything runs (at open, or when the saved graphs did not match the data). */
   private rebuilding = false;
+  /** The graphs changed since they were loaded or saved. */
+  private unsaved = false;
   private stopped = false;
 
   constructor(
@@ -84,6 +86,11 @@ export class VectorGraphs {
     return this.pending.profile.size === 0 && this.pending.customer.size === 0;
   }
 
+  /** The graphs changed since they were loaded or last saved. */
+  get changed(): boolean {
+    return this.unsaved;
+  }
+
   /** True while every organization is being added again: rankings are exact but slow meanwhile. */
   get isRebuilding(): boolean {
     return this.rebuilding && !this.current;
@@ -100,11 +107,13 @@ export class VectorGraphs {
         this.graphs[kind].remove(id);
         this.pending[kind].add(id);
       }
+      this.unsaved = true;
     }
     this.schedule();
   }
 
   remove(id: number): void {
+    this.unsaved = true;
     for (const kind of KINDS) {
       this.graphs[kind].remove(id);
       this.pending[kind].delete(id);
@@ -150,6 +159,7 @@ export class VectorGraphs {
     const meta = join(dir, META_FILE);
     writeFileSync(`${meta}.${process.pid}.tmp`, JSON.stringify(saved));
     renameSync(`${meta}.${process.pid}.tmp`, meta);
+    this.unsaved = false;
     for (const name of readdirSync(dir)) {
       if (GRAPH_FILE.test(name) && name !== files.profile && name !== files.customer) rmSync(join(dir, name), { force: true });
     }
@@ -175,6 +185,7 @@ export class VectorGraphs {
         return `the saved ${kind} graph holds ${graphs[kind].size} vectors, not ${counts[kind]}`;
     }
     this.graphs = graphs;
+    this.unsaved = false;
     return null;
   }
 
@@ -183,6 +194,7 @@ export class VectorGraphs {
     this.graphs = { profile: new VectorGraph(this.dimension), customer: new VectorGraph(this.dimension) };
     for (const kind of KINDS) this.pending[kind] = new Set(ids);
     this.rebuilding = true;
+    this.unsaved = true;
     this.startBuildCount();
     this.building ??= this.runBuild();
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  distinctiveTerms,
   lexicalTerms,
   customerTextOf,
   decodeCursor,
@@ -156,5 +157,36 @@ describe("lexicalTerms", () => {
     expect(lexicalTerms("the of and a I")).toEqual([]);
     // Han ideographs one by one; pictographs are words too.
     expect(lexicalTerms("数据平台 données ™")).toEqual(["数", "据", "平", "台", "données", "™"]);
+  });
+});
+
+describe("distinctiveTerms", () => {
+  const stats = {
+    documents: 1000,
+    docFrequency: new Map([
+      ["platform", 400],
+      ["payroll", 12],
+      ["dental", 3],
+      ["software", 300],
+      ["clinics", 30],
+    ]),
+  };
+
+  it("keeps the terms that weigh most in BM25 (frequency times idf), each once, and drops terms no text holds", () => {
+    const terms = ["software", "payroll", "platform", "dental", "clinics", "zeppelin", "software", "software"];
+    // software: 3 × idf 1.20; clinics: 1 × idf 3.49.
+    expect(distinctiveTerms(terms, stats, 3)).toEqual(["dental", "payroll", "software"]);
+    expect(distinctiveTerms(terms, stats, 10)).toEqual(["dental", "payroll", "software", "clinics", "platform"]);
+  });
+
+  it("ties go by term", () => {
+    const tied = {
+      documents: 10,
+      docFrequency: new Map([
+        ["b", 1],
+        ["a", 1],
+      ]),
+    };
+    expect(distinctiveTerms(["b", "a"], tied, 1)).toEqual(["a"]);
   });
 });

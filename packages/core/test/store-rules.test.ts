@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertModelAdmitted, assertQueryDimension, assertRecordVectors, keysetPage, type OrganizationRecord, OrgsimError, pageBody } from "../src";
+import { assertModelAdmitted, assertQueryDimension, assertRecordVectors, keysetPage, type OrganizationRecord, type OrgsimError, pageBody } from "../src";
 
 const caught = (fn: () => unknown): OrgsimError => {
   try {

@@ -56,6 +56,9 @@ export function inMemoryService() {
     searchText: async () => {
       throw new Error("not used by the importer tests");
     },
+    termStatistics: async () => {
+      throw new Error("not used by the importer tests");
+    },
     similarities: async () => {
       throw new Error("not used by the importer tests");
     },

@@ -20,6 +20,35 @@ export const LEXICAL_STOP_WORDS: readonly string[] = (
 ).split(" ");
 const STOP = new Set(LEXICAL_STOP_WORDS);
 
+/**
+ * How many of an organization's terms a similar-to-organization word search asks for: its most
+ * distinctive ones, as a MoreLikeThis query does (Lucene's default max query terms is also 25).
+ * A whole profile is often 100+ terms, most of them common; these carry nearly all of its BM25 weight.
+ */
+export const MORE_LIKE_THIS_TERMS = 25;
+
+/** How many of a store's texts of one kind hold each term (live documents only), and how many texts there are. */
+export interface TermStatistics {
+  documents: number;
+  docFrequency: ReadonlyMap<string, number>;
+}
+
+/**
+ * The `max` terms of `terms` that weigh most in BM25 for this store: frequency in the text times
+ * idf, ties by term; terms no stored text holds are dropped (they match nothing). Each at most once.
+ */
+export function distinctiveTerms(terms: readonly string[], stats: TermStatistics, max = MORE_LIKE_THIS_TERMS): string[] {
+  const frequency = new Map<string, number>();
+  for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  const n = stats.documents;
+  const weighed = [...frequency].flatMap(([term, tf]) => {
+    const df = stats.docFrequency.get(term) ?? 0;
+    return df > 0 ? [{ term, weight: tf * Math.log(1 + (n - df + 0.5) / (df + 0.5)) }] : [];
+  });
+  weighed.sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  return weighed.slice(0, max).map((w) => w.term);
+}
+
 /** Lucene's StandardTokenizer splits longer tokens at this length. */
 const MAX_TOKEN_LENGTH = 255;
 

@@ -1,5 +1,6 @@
 /** Port: where organizations and their vectors live (embedded or Elasticsearch adapter). */
 import type { EmployeeRange, FundingStage } from "../domain/metrics";
+import type { TermStatistics } from "../domain/lexical";
 import type { Organization } from "../schemas/organization";
 
 /** Which of an organization's two vectors a search compares against. */
@@ -96,6 +97,8 @@ export interface OrganizationStore {
    * asc), filtered like search(); only organizations that have a `kind` vector.
    */
   searchText(query: TextQuery): Promise<number[]>;
+  /** How many `kind` texts hold each of `terms` (live documents), and how many `kind` texts there are: for choosing a text's distinctive terms. */
+  termStatistics(terms: readonly string[], kind: VectorKind): Promise<TermStatistics>;
   /** Cosine similarity of `vector` and the `kind` vector of each of `ids` that has one (as search() scores it). */
   similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>>;
   /** True when the backend answers. */

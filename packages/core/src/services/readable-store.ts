@@ -4,6 +4,7 @@
  * version, or edited outside the server) is logged once by id, counted for /ready, and left out of
  * searches and lists, so one bad record never fails a request that merely includes it.
  */
+import type { TermStatistics } from "../domain/lexical";
 import { OrgsimError } from "../errors";
 import type {
   OrganizationFilter,
@@ -105,6 +106,9 @@ export class ReadableOrganizationStore implements OrganizationStore {
   private withoutUnreadable<Q extends { filter: OrganizationFilter }>(query: Q): Q {
     if (this.unreadable.size === 0) return query;
     return { ...query, filter: { ...query.filter, excludeIds: [...(query.filter.excludeIds ?? []), ...this.unreadable] } };
+  }
+  termStatistics(terms: readonly string[], kind: VectorKind): Promise<TermStatistics> {
+    return this.store.termStatistics(terms, kind);
   }
   similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
     return this.store.similarities(vector, kind, ids);

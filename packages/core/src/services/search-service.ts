@@ -1,6 +1,6 @@
 /** The three search modes over an OrganizationStore, with filters, paging, model checks and hybrid ranking. */
 import { countriesInRegion, isRegionSlug } from "../domain/geo";
-import { lexicalTextsOf } from "../domain/lexical";
+import { distinctiveTerms, lexicalTerms, lexicalTextsOf } from "../domain/lexical";
 import { reciprocalRankFusion } from "../domain/rank-fusion";
 import { OrgsimError } from "../errors";
 import type { Embedder } from "../ports/embedder";
@@ -80,8 +80,8 @@ export class SearchService {
     const { organization_id, ...filters } = input;
     // The organization itself is never among its own results.
     const withSelfExcluded = { ...filters, exclude_ids: [...(filters.exclude_ids ?? []), organization_id] };
-    // Its words are the text its profile vector embeds.
-    const text = lexicalTextsOf(organization).profile ?? organization.name;
+    // Its words: the most distinctive terms of the text its profile vector embeds (MoreLikeThis), for hybrid ranking only.
+    const text = input.ranking === "vector" ? "" : await this.distinctiveText(lexicalTextsOf(organization).profile ?? organization.name);
     return this.run({ started, mode: "organization", query: organization_id, vector, text, kind: "profile", input: withSelfExcluded });
   }
 
@@ -97,6 +97,12 @@ export class SearchService {
     const { organization_customer, ...filters } = input;
     const vector = await this.embedQuery(organization_customer);
     return this.run({ started, mode: "customers", query: organization_customer, vector, text: organization_customer, kind: "customer", input: filters });
+  }
+
+  private async distinctiveText(text: string): Promise<string> {
+    const terms = lexicalTerms(text);
+    const stats = await this.store.termStatistics([...new Set(terms)], "profile");
+    return distinctiveTerms(terms, stats).join(" ");
   }
 
   private async embedQuery(text: string): Promise<Float32Array> {

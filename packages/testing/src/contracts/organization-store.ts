@@ -1,6 +1,8 @@
 /** The `OrganizationStore` contract: cases every backend must pass, run by each backend's tests with its own factory. */
 import {
   FOUNDED_YEAR,
+  lexicalTerms,
+  lexicalTextsOf,
   MAX_AMOUNT_USD,
   MAX_COUNT,
   MAX_ORGANIZATION_ID,
@@ -354,6 +356,19 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         expect(got).toEqual(want);
         const withCustomer = new Set(records.filter((r) => r.customerVector).map((r) => r.organization.id));
         expect(got.every((id) => withCustomer.has(id))).toBe(true);
+      });
+
+      it("term statistics count the live texts of each kind holding each term", async () => {
+        const terms = ["payments", "robots", "zeppelin", "tutoring"];
+        for (const kind of ["profile", "customer"] as VectorKind[]) {
+          const texts = records
+            .filter((r) => kind === "profile" || r.customerVector)
+            .map((r) => new Set(lexicalTerms(lexicalTextsOf(r.organization)[kind] ?? "")))
+            .filter((t) => t.size > 0);
+          const stats = await opened.store.termStatistics(terms, kind);
+          expect(stats.documents).toBe(texts.length);
+          for (const term of terms) expect(stats.docFrequency.get(term)).toBe(texts.filter((t) => t.has(term)).length);
+        }
       });
 
       it("finds nothing for words no organization has, or for stop words only", async () => {

@@ -1,0 +1,94 @@
+/**
+ * A file of named typed arrays and a JSON header: how the memory index is saved for a fast start.
+ * Layout: 8 bytes of magic, a u32 header length, the header (JSON: the caller's meta and where each
+ * array lies), then each array's bytes at an 8-byte aligned offset. Arrays are read one by one into
+ * arrays of their own (no 4 GiB Buffer limit, no copies beyond the read).
+ */
+import { closeSync, openSync, readSync, renameSync, writeSync } from "node:fs";
+
+const MAGIC = Buffer.from("ORGSIMS1");
+const ARRAY_TYPES = { Float64Array, Float32Array, Int32Array, Uint32Array, Uint16Array, Uint8Array } as const;
+type ArrayTypeName = keyof typeof ARRAY_TYPES;
+export type SnapshotArray = InstanceType<(typeof ARRAY_TYPES)[ArrayTypeName]>;
+
+interface Placement {
+  type: ArrayTypeName;
+  offset: number;
+  length: number;
+}
+
+interface Header<M> {
+  meta: M;
+  arrays: Record<string, Placement>;
+}
+
+const align8 = (n: number) => Math.ceil(n / 8) * 8;
+/** fs reads and writes at most about 2 GiB a call. */
+const CHUNK = 1 << 30;
+
+/** Writes `arrays` and `meta` to `file` through a temporary file and a rename: a reader sees a whole file or none. */
+export function writeSnapshot<M>(file: string, meta: M, arrays: Record<string, SnapshotArray>): void {
+  const placements: Record<string, Placement> = {};
+  const probe = (offset: number) => {
+    let at = offset;
+    for (const [name, array] of Object.entries(arrays)) {
+      placements[name] = { type: array.constructor.name as ArrayTypeName, offset: at, length: array.length };
+      at = align8(at + array.byteLength);
+    }
+  };
+  // The header holds the offsets, which depend on the header's own length: settle it in two passes.
+  probe(0);
+  let headerBytes = Buffer.from(JSON.stringify({ meta, arrays: placements } satisfies Header<M>));
+  const start = align8(MAGIC.length + 4 + headerBytes.length + 64);
+  probe(start);
+  headerBytes = Buffer.from(JSON.stringify({ meta, arrays: placements } satisfies Header<M>));
+  if (MAGIC.length + 4 + headerBytes.length > start) throw new Error("snapshot header outgrew its room");
+
+  const temporary = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temporary, "w");
+  try {
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(headerBytes.length);
+    writeSync(fd, Buffer.concat([MAGIC, length, headerBytes]), 0, undefined, 0);
+    for (const [name, array] of Object.entries(arrays)) {
+      const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+      const at = (placements[name] as Placement).offset;
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, Math.min(CHUNK, bytes.length - done), at + done);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, file);
+}
+
+/** The meta of a snapshot file, and a reader of its arrays by name. Throws when the file is not a whole snapshot. */
+export function readSnapshot<M>(file: string): { meta: M; array<T extends SnapshotArray>(name: string): T; close(): void } {
+  const fd = openSync(file, "r");
+  try {
+    const start = Buffer.alloc(MAGIC.length + 4);
+    readSync(fd, start, 0, start.length, 0);
+    if (!start.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error(`${file} is not an orgsim snapshot`);
+    const headerBytes = Buffer.alloc(start.readUInt32LE(MAGIC.length));
+    readSync(fd, headerBytes, 0, headerBytes.length, start.length);
+    const header = JSON.parse(headerBytes.toString("utf8")) as Header<M>;
+    return {
+      meta: header.meta,
+      array<T extends SnapshotArray>(name: string): T {
+        const placement = header.arrays[name];
+        if (!placement) throw new Error(`${file} holds no array "${name}"`);
+        const array = new ARRAY_TYPES[placement.type](placement.length);
+        const bytes = new Uint8Array(array.buffer);
+        for (let done = 0; done < bytes.length; ) {
+          const read = readSync(fd, bytes, done, Math.min(CHUNK, bytes.length - done), placement.offset + done);
+          if (read === 0) throw new Error(`${file} ends inside array "${name}"`);
+          done += read;
+        }
+        return array as T;
+      },
+      close: () => closeSync(fd),
+    };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
