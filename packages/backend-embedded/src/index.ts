@@ -11,6 +11,7 @@ export { guarded, unavailableOf } from "./errors";
 export { SqliteApiKeyStore } from "./sqlite-api-key-store";
 export { SqliteCollectionStore } from "./sqlite-collection-store";
 export { SqliteOrganizationStore, type VectorIndexOptions, type VectorIndexStatus } from "./sqlite-organization-store";
+export { VectorGraph } from "./vector-graph";
 
 export interface EmbeddedBackend {
   organizations: SqliteOrganizationStore;

@@ -25,6 +25,7 @@ import { findRepoRoot } from "@orgsim/embeddings";
 import { seededRandom } from "@orgsim/sample-data";
 import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, saveReal } from "./data";
 import { deleteIndices, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
+import { rawGraphSearch } from "./floor";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
 import { loadTest } from "./load-test";
 import {
@@ -256,6 +257,8 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   log("recall at 10 of the embedded backend's HNSW graphs against exact search ...");
   const embeddedRecall = await recallTable(exact.baseUrl, embedded.baseUrl, queries, "embedded: ");
   const load = await loadRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, queries);
+  const floor = rawGraphSearch(dataDir, queries.ids, model.dimension);
+  log(`embedded floor: usearch's own top-10 search on the profile graph, p50 ${floor.latency_ms.p50} ms, p99 ${floor.latency_ms.p99} ms`);
 
   const esMemoryAfterLoad = elastic.memory();
   const jvmAfterLoad = await jvmStats(node);
@@ -280,6 +283,7 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
       server_start_s: round(embedded.startSeconds),
       server_memory_after_start: embeddedMemStart,
       server_memory_after_load: embedded.memory(),
+      raw_graph_search: floor,
     },
     elasticsearch: {
       import_vectors_given: written.esLoad,

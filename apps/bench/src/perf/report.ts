@@ -193,6 +193,25 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
     }
     out.push("");
   }
+  const floors = scales.filter(([, s]) => s.embedded.raw_graph_search);
+  if (floors.length) {
+    const ratio = (s: ScaleResult) => {
+      const server = loadRow(s, "embedded", "organization", "none", "vector", low)?.latency_ms.p50;
+      const floor = s.embedded.raw_graph_search?.latency_ms.p50;
+      return server && floor ? `${f1(server / floor)}×` : "–";
+    };
+    out.push(
+      "The floor: usearch's own top-10 search on the saved profile graph, one query at a time in the bench process, for the same organizations (p50 / p99 ms): " +
+        floors
+          .map(
+            ([l, s]) =>
+              `${l} ${s.embedded.raw_graph_search?.latency_ms.p50} / ${s.embedded.raw_graph_search?.latency_ms.p99}, the server's similar-to-organization (vector, no filter, c=${low}) p50 is ${ratio(s)} that`,
+          )
+          .join("; ") +
+        ".",
+      "",
+    );
+  }
   out.push(
     '"embedded, exact scan" is the same embedded server with `ORGSIM_VECTOR_INDEX=exact`: every ranking scans the rows that pass the filter, as the embedded backend did before its HNSW graphs. ' +
       "Scales measured before the graphs existed have no such column, and their embedded column is that exact scan.",

@@ -2,6 +2,7 @@
 import type { VectorModel } from "@orgsim/core";
 import type { SyntheticOptions } from "./data";
 import type { EsIndexStats, EsJvm } from "./es-node";
+import type { FloorResult } from "./floor";
 import type { LoadResult } from "./load";
 import type { LoadTestResult } from "./load-test";
 import type { FilterLevel, Mode, RankingName } from "./queries";
@@ -57,6 +58,8 @@ export interface ScaleResult {
     server_start_s: number;
     server_memory_after_start: ProcessMemory | null;
     server_memory_after_load: ProcessMemory | null;
+    /** The library's own top-10 search on the saved profile graph, in the bench process (absent before the graphs). */
+    raw_graph_search?: FloorResult;
   };
   elasticsearch: {
     import_vectors_given: LoadResult;
