@@ -6,7 +6,7 @@
  */
 import { customerTextOf, profileTextOf } from "./embedding-text";
 import { categoryName } from "./taxonomy";
-import type { VectorKind } from "../ports/organization-store";
+import type { TermStatistics, VectorKind } from "../ports/organization-store";
 
 /** Okapi BM25 as Lucene (and so Elasticsearch) scores it by default. */
 export const BM25 = { k1: 1.2, b: 0.75 } as const;
@@ -26,12 +26,6 @@ const STOP = new Set(LEXICAL_STOP_WORDS);
  * A whole profile is often 100+ terms, most of them common; these carry nearly all of its BM25 weight.
  */
 export const MORE_LIKE_THIS_TERMS = 25;
-
-/** How many of a store's texts of one kind hold each term (live documents only), and how many texts there are. */
-export interface TermStatistics {
-  documents: number;
-  docFrequency: ReadonlyMap<string, number>;
-}
 
 /**
  * The `max` terms of `terms` that weigh most in BM25 for this store: frequency in the text times

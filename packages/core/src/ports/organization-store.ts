@@ -1,6 +1,5 @@
 /** Port: where organizations and their vectors live (embedded or Elasticsearch adapter). */
 import type { EmployeeRange, FundingStage } from "../domain/metrics";
-import type { TermStatistics } from "../domain/lexical";
 import type { Organization } from "../schemas/organization";
 
 /** Which of an organization's two vectors a search compares against. */
@@ -54,6 +53,12 @@ export interface TextQuery {
   filter: OrganizationFilter;
   /** The best `size` matches are returned. */
   size: number;
+}
+
+/** How many of a store's texts of one kind hold each term (live documents only), and how many texts there are. */
+export interface TermStatistics {
+  documents: number;
+  docFrequency: ReadonlyMap<string, number>;
 }
 
 export interface ScoredId {

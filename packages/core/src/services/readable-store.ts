@@ -4,7 +4,6 @@
  * version, or edited outside the server) is logged once by id, counted for /ready, and left out of
  * searches and lists, so one bad record never fails a request that merely includes it.
  */
-import type { TermStatistics } from "../domain/lexical";
 import { OrgsimError } from "../errors";
 import type {
   OrganizationFilter,
@@ -12,6 +11,7 @@ import type {
   OrganizationStore,
   ScoredId,
   ScoredOrganization,
+  TermStatistics,
   TextQuery,
   VectorKind,
   VectorModel,
