@@ -18,4 +18,11 @@ describe("loadConfig", () => {
   it("reads every setting from the environment it is given", () => {
     expect(loadConfig({ ...elasticsearch, ORGSIM_ES_TYPE_CLAIM_MS: "250" }).elasticsearch?.typeClaimMs).toBe(250);
   });
+
+  it("reads the embedded vector index settings, refusing unknown ones by name", () => {
+    expect(loadConfig({}).embedded).toEqual({ vectorIndex: "hnsw", exactBelow: 5_000 });
+    expect(loadConfig({ ORGSIM_VECTOR_INDEX: "exact", ORGSIM_EXACT_BELOW: "0" }).embedded).toEqual({ vectorIndex: "exact", exactBelow: 0 });
+    expect(() => loadConfig({ ORGSIM_VECTOR_INDEX: "ivf" })).toThrow(/^ORGSIM_VECTOR_INDEX must be "hnsw" or "exact"; got "ivf"$/);
+    expect(() => loadConfig({ ORGSIM_EXACT_BELOW: "-1" })).toThrow(/ORGSIM_EXACT_BELOW/);
+  });
 });
