@@ -4,8 +4,9 @@
  * Filters stay pre-filters, as in Lucene: when few rows pass them (or the store is small) every
  * passing row is scored, exactly; otherwise the graph proposes candidates, oversampled by the
  * inverse of the filter's selectivity, and those passing the filter are kept. If fewer than the
- * page needs pass, the graph is asked for more, and past MAX_GRAPH_CANDIDATES the passing rows are
- * scanned instead: a filtered query fills its page whenever enough organizations match.
+ * page needs pass, the graph is asked for more, and past MAX_GRAPH_CANDIDATES (or the graph's size,
+ * or what the graph can reach) the passing rows are scanned instead: a filtered query fills its
+ * page whenever enough organizations match.
  * Organizations written since the graph last caught up are always scanned exactly.
  */
 import type { VectorKind } from "@orgsim/core";
@@ -54,15 +55,18 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
   const { k, excludedIds, rowOf } = input;
   const graph = graphs.graph(input.kind);
   let count = Math.ceil((k + EXTRA_GRAPH_CANDIDATES) / selectivity) + excludedIds.size;
-  while (count <= MAX_GRAPH_CANDIDATES) {
+  // Asking the graph for all it holds costs more than scanning, and HNSW may not reach all of it
+  // (long runs of identical vectors, holes left by deletes): a scan is exact.
+  while (count <= MAX_GRAPH_CANDIDATES && count < graph.size) {
     const hits = graph.search(input.query, count);
     const rows = new Set<number>();
     for (const { id } of hits) {
       const row = rowOf(id);
       if (row !== undefined && (!allowed || allowed[row]) && !excludedIds.has(id)) rows.add(row);
     }
-    // Enough passed, or the graph has nothing more to give.
-    if (rows.size >= k || hits.length < count) return rows;
+    if (rows.size >= k) return rows;
+    // The graph could not reach as many vectors as asked though it holds them: scan instead.
+    if (hits.length < count) return null;
     count *= 4;
   }
   return null;
