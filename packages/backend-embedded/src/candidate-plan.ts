@@ -57,7 +57,7 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
   let count = Math.ceil((k + EXTRA_GRAPH_CANDIDATES) / selectivity) + excludedIds.size;
   // Asking the graph for all it holds costs more than scanning, and HNSW may not reach all of it
   // (long runs of identical vectors, holes left by deletes): a scan is exact.
-  while (count <= MAX_GRAPH_CANDIDATES && count < graph.size) {
+  while (count <= MAX_GRAPH_CANDIDATES && count < graph.nodes) {
     const hits = graph.search(input.query, count);
     const rows = new Set<number>();
     for (const { id } of hits) {

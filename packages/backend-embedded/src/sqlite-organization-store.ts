@@ -269,7 +269,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
     if (this.vectorIndex.kind !== "exact") {
       this.graphs = new VectorGraphs(
         model.dimension,
-        (id, kind) => index.vectorOf(id, kind),
+        { vectorOf: (id, kind) => index.vectorOf(id, kind), allIds: () => index.allIds() },
         (progress) => this.vectorIndex.onProgress?.(progress),
         (rebuilt) => (rebuilt ? this.saveGraphs() : this.saveGraphsSoon()),
       );

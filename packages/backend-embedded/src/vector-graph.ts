@@ -23,47 +23,150 @@ export interface GraphHit {
   distance: number;
 }
 
+/** Where the graph reads the current vector of an id, and every id of the store (to find twins of vectors it loaded). */
+export interface GraphVectors {
+  vectorOf(id: number): Float32Array | null;
+  allIds(): Iterable<number>;
+}
+
+/**
+ * Identical vectors (duplicate organizations) are one node of the graph, their "twins" hang off
+ * it: HNSW reaches only part of a long run of equal vectors, and a ranking orders ties by id, so
+ * every twin must come with the node the search finds. It also keeps the graph well connected.
+ */
 export class VectorGraph {
   private readonly index: InstanceType<typeof Index>;
+  /** A node's id -> the other ids sharing its vector; a twin's id -> its node's id. */
+  private readonly twins = new Map<number, number[]>();
+  private readonly nodeOf = new Map<number, number>();
+  /** Hash of a vector -> the node holding it; built on the first add (all nodes of a loaded graph hashed then). */
+  private byHash: Map<number, number> | null = null;
 
-  constructor(readonly dimension: number) {
+  constructor(
+    readonly dimension: number,
+    private readonly vectors: GraphVectors,
+  ) {
     this.index = new Index({ dimensions: dimension, ...GRAPH_OPTIONS });
   }
 
+  /** Ids in the graph, twins included. */
   get size(): number {
-    return this.index.size();
+    return this.index.size() + this.nodeOf.size;
   }
 
   /** Adds vectors (a row-major matrix, one row per id) with every core; ids must not be in the graph. */
   add(ids: readonly number[], matrix: Float32Array): void {
-    if (ids.length === 0) return;
-    this.index.add(BigUint64Array.from(ids, BigInt), matrix, availableParallelism());
+    const byHash = this.hashes();
+    const nodes: number[] = [];
+    const rows: number[] = [];
+    const added = new Set<number>();
+    const d = this.dimension;
+    for (const [i, id] of ids.entries()) {
+      const vector = matrix.subarray(i * d, (i + 1) * d);
+      const hash = hashOf(vector);
+      const node = byHash.get(hash);
+      if (node !== undefined && (added.has(node) || this.index.contains(BigInt(node))) && this.sameVector(node, vector)) {
+        const twins = this.twins.get(node);
+        if (twins) twins.push(id);
+        else this.twins.set(node, [id]);
+        this.nodeOf.set(id, node);
+        continue;
+      }
+      byHash.set(hash, id);
+      added.add(id);
+      nodes.push(id);
+      rows.push(i);
+    }
+    if (nodes.length === 0) return;
+    const nodeMatrix = new Float32Array(nodes.length * d);
+    for (const [k, row] of rows.entries()) nodeMatrix.set(matrix.subarray(row * d, (row + 1) * d), k * d);
+    this.index.add(BigUint64Array.from(nodes, BigInt), nodeMatrix, availableParallelism());
   }
 
-  remove(id: number): void {
-    if (this.index.contains(BigInt(id))) this.index.remove(BigInt(id));
+  /** Removes an id; returns the twins of a removed node, which left the graph with it (the caller adds them again). */
+  remove(id: number): number[] {
+    const node = this.nodeOf.get(id);
+    if (node !== undefined) {
+      this.nodeOf.delete(id);
+      const rest = (this.twins.get(node) ?? []).filter((t) => t !== id);
+      if (rest.length > 0) this.twins.set(node, rest);
+      else this.twins.delete(node);
+      return [];
+    }
+    if (!this.index.contains(BigInt(id))) return [];
+    this.index.remove(BigInt(id));
+    const orphans = this.twins.get(id) ?? [];
+    this.twins.delete(id);
+    for (const twin of orphans) this.nodeOf.delete(twin);
+    return orphans;
   }
 
   has(id: number): boolean {
-    return this.index.contains(BigInt(id)) as boolean;
+    return this.nodeOf.has(id) || (this.index.contains(BigInt(id)) as boolean);
   }
 
-  /** About the `count` nearest ids to `query`, nearest first. */
+  /** About the `count` nearest nodes to `query`, nearest first, each followed by its twins (so possibly more than `count` hits). */
   search(query: Float32Array, count: number): GraphHit[] {
-    if (this.size === 0 || count <= 0) return [];
+    if (this.index.size() === 0 || count <= 0) return [];
     const matches = this.index.search(query, count, 1);
-    return Array.from(matches.keys, (key, i) => ({ id: Number(key), distance: matches.distances[i] as number }));
+    const hits: GraphHit[] = [];
+    matches.keys.forEach((key, i) => {
+      const id = Number(key);
+      const distance = matches.distances[i] as number;
+      hits.push({ id, distance });
+      for (const twin of this.twins.get(id) ?? []) hits.push({ id: twin, distance });
+    });
+    return hits;
   }
 
-  save(file: string): void {
+  /** Nodes the graph itself holds (twins aside): what a search can return at most. */
+  get nodes(): number {
+    return this.index.size();
+  }
+
+  /** Saves the graph to `file` and returns its twins, which the caller saves with it. */
+  save(file: string): [number, number[]][] {
     this.index.save(file);
+    return [...this.twins];
   }
 
-  /** A graph read from a file saved by `save`. */
-  static load(file: string, dimension: number): VectorGraph {
-    const graph = new VectorGraph(dimension);
+  /** A graph read from a file saved by `save`, with the twins `save` returned. */
+  static load(file: string, dimension: number, vectors: GraphVectors, twins: readonly [number, number[]][]): VectorGraph {
+    const graph = new VectorGraph(dimension, vectors);
     graph.index.load(file);
     if (graph.index.dimensions() !== dimension) throw new Error(`${file} holds ${graph.index.dimensions()}-d vectors, not ${dimension}-d`);
+    for (const [node, ids] of twins) {
+      graph.twins.set(node, ids);
+      for (const id of ids) graph.nodeOf.set(id, node);
+    }
     return graph;
   }
+
+  private sameVector(node: number, vector: Float32Array): boolean {
+    const stored = this.vectors.vectorOf(node);
+    return stored?.every((x, i) => x === vector[i]) ?? false;
+  }
+
+  private hashes(): Map<number, number> {
+    if (this.byHash) return this.byHash;
+    this.byHash = new Map();
+    if (this.index.size() === 0) return this.byHash;
+    for (const id of this.vectors.allIds()) {
+      const vector = this.nodeOf.has(id) ? null : this.vectors.vectorOf(id);
+      if (vector && this.index.contains(BigInt(id))) this.byHash.set(hashOf(vector), id);
+    }
+    return this.byHash;
+  }
+}
+
+/** A 53-bit hash of a vector's bits (two FNV-1a lanes): equal vectors hash equal; a collision is checked by comparing vectors. */
+function hashOf(vector: Float32Array): number {
+  const words = new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (const word of words) {
+    a = Math.imul(a ^ word, 0x01000193);
+    b = Math.imul(b ^ word, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
 }

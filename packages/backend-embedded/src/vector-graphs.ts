@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { join } from "node:path";
 import { setImmediate as nextTick } from "node:timers/promises";
 import type { VectorKind } from "@orgsim/core";
-import { GRAPH_FORMAT, VectorGraph } from "./vector-graph";
+import { GRAPH_FORMAT, type GraphVectors, VectorGraph } from "./vector-graph";
 
 const KINDS: readonly VectorKind[] = ["profile", "customer"];
 /** Pending organizations up to this many are added at once by the write that made them pending. */
@@ -23,8 +23,11 @@ const CHUNK = 512;
 /** A background build starts once writes have paused this long, so an import writes at full speed first. */
 const QUIET_MS = 200;
 
-/** Where the graphs find an organization's current vector (null when it has none of that kind). */
-export type VectorSource = (id: number, kind: VectorKind) => Float32Array | null;
+/** Where the graphs find an organization's current vector (null when it has none of that kind), and every organization's id. */
+export interface VectorSource {
+  vectorOf(id: number, kind: VectorKind): Float32Array | null;
+  allIds(): Iterable<number>;
+}
 
 export interface GraphProgress {
   /** Organizations added to the graphs so far in this build, and in all. */
@@ -43,6 +46,8 @@ interface SavedMeta extends GraphStamp {
   format: string;
   files: Record<VectorKind, string>;
   counts: Record<VectorKind, number>;
+  /** Each graph's twins (see VectorGraph): node id and the ids sharing its vector. */
+  twins?: Record<VectorKind, [number, number[]][]>;
 }
 
 const META_FILE = "orgsim.vectors.json";
@@ -64,12 +69,20 @@ export class VectorGraphs {
 
   constructor(
     readonly dimension: number,
-    private readonly vectorOf: VectorSource,
+    private readonly source: VectorSource,
     private readonly onProgress: (progress: GraphProgress) => void = () => {},
     /** Called when a background build has added everything pending; `rebuilt` when it was a rebuild of everything. */
     private readonly onCurrent: (rebuilt: boolean) => void = () => {},
   ) {
-    this.graphs = { profile: new VectorGraph(dimension), customer: new VectorGraph(dimension) };
+    this.graphs = this.emptyGraphs();
+  }
+
+  private emptyGraphs(): Record<VectorKind, VectorGraph> {
+    return { profile: new VectorGraph(this.dimension, this.vectorsOf("profile")), customer: new VectorGraph(this.dimension, this.vectorsOf("customer")) };
+  }
+
+  private vectorsOf(kind: VectorKind): GraphVectors {
+    return { vectorOf: (id) => this.source.vectorOf(id, kind), allIds: () => this.source.allIds() };
   }
 
   graph(kind: VectorKind): VectorGraph {
@@ -104,8 +117,8 @@ export class VectorGraphs {
   put(ids: readonly number[]): void {
     for (const kind of KINDS) {
       for (const id of ids) {
-        this.graphs[kind].remove(id);
         this.pending[kind].add(id);
+        for (const twin of this.graphs[kind].remove(id)) this.pending[kind].add(twin);
       }
       this.unsaved = true;
     }
@@ -114,10 +127,16 @@ export class VectorGraphs {
 
   remove(id: number): void {
     this.unsaved = true;
+    let orphans = 0;
     for (const kind of KINDS) {
-      this.graphs[kind].remove(id);
       this.pending[kind].delete(id);
+      // The twins of a removed node are added again (one of them becomes the node).
+      for (const twin of this.graphs[kind].remove(id)) {
+        this.pending[kind].add(twin);
+        orphans++;
+      }
     }
+    if (orphans > 0) this.schedule();
   }
 
   /** Adds everything pending now, blocking (used at close and by callers that wait for the graphs). */
@@ -149,13 +168,14 @@ export class VectorGraphs {
   save(dir: string, stamp: GraphStamp): void {
     if (!this.current) throw new Error("the vector graphs are not current; finish() them before saving");
     const files = { profile: graphFile(stamp, "profile"), customer: graphFile(stamp, "customer") };
+    const twins: SavedMeta["twins"] = { profile: [], customer: [] };
     for (const kind of KINDS) {
       const file = join(dir, files[kind]);
-      this.graphs[kind].save(`${file}.${process.pid}.tmp`);
+      twins[kind] = this.graphs[kind].save(`${file}.${process.pid}.tmp`);
       renameSync(`${file}.${process.pid}.tmp`, file);
     }
     const counts = { profile: this.graphs.profile.size, customer: this.graphs.customer.size };
-    const saved: SavedMeta = { format: GRAPH_FORMAT, ...stamp, files, counts };
+    const saved: SavedMeta = { format: GRAPH_FORMAT, ...stamp, files, counts, twins };
     const meta = join(dir, META_FILE);
     writeFileSync(`${meta}.${process.pid}.tmp`, JSON.stringify(saved));
     renameSync(`${meta}.${process.pid}.tmp`, meta);
@@ -177,8 +197,8 @@ export class VectorGraphs {
     if (saved.modelId !== stamp.modelId || saved.dimension !== stamp.dimension) return `the saved vector index is of model ${saved.modelId}`;
     if (saved.generation !== stamp.generation) return `the saved vector index reflects generation ${saved.generation} of the data, not ${stamp.generation}`;
     const graphs = {
-      profile: VectorGraph.load(join(dir, saved.files.profile), this.dimension),
-      customer: VectorGraph.load(join(dir, saved.files.customer), this.dimension),
+      profile: VectorGraph.load(join(dir, saved.files.profile), this.dimension, this.vectorsOf("profile"), saved.twins?.profile ?? []),
+      customer: VectorGraph.load(join(dir, saved.files.customer), this.dimension, this.vectorsOf("customer"), saved.twins?.customer ?? []),
     };
     for (const kind of KINDS) {
       if (graphs[kind].size !== saved.counts[kind] || graphs[kind].size !== counts[kind])
@@ -191,7 +211,7 @@ export class VectorGraphs {
 
   /** Marks every organization pending: the graphs are rebuilt in the background. */
   rebuild(ids: Iterable<number>): void {
-    this.graphs = { profile: new VectorGraph(this.dimension), customer: new VectorGraph(this.dimension) };
+    this.graphs = this.emptyGraphs();
     for (const kind of KINDS) this.pending[kind] = new Set(ids);
     this.rebuilding = true;
     this.unsaved = true;
@@ -241,7 +261,7 @@ export class VectorGraphs {
       if (ids.length === CHUNK) break;
       pending.delete(id);
       if (kind === "profile") this.built++;
-      const vector = this.vectorOf(id, kind);
+      const vector = this.source.vectorOf(id, kind);
       if (!vector) continue;
       ids.push(id);
       vectors.push(vector);

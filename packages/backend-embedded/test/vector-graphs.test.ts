@@ -77,6 +77,49 @@ describe("embedded: the HNSW graphs", () => {
     expect(found / wanted).toBeGreaterThanOrEqual(0.98);
   });
 
+  it("ranks a run of identical vectors longer than the graph's candidates by id, after deletes and a reopen too", async () => {
+    const records = randomRecords(3000, DIM, 21);
+    const vector = unitVector(DIM, rng(22));
+    const twinOf = (id: number) => {
+      const record = records[id % 3000] as (typeof records)[number];
+      return { ...record, organization: { ...record.organization, id }, profileVector: vector };
+    };
+    const twins = Array.from({ length: 500 }, (_, i) => twinOf(9000 - i));
+    const first = open();
+    await first.organizations.upsert(records, MODEL);
+    for (let i = 0; i < twins.length; i += 50) await first.organizations.upsert(twins.slice(i, i + 50), MODEL);
+    await first.organizations.vectorIndexSettled();
+    const expectRun = async (backend: EmbeddedBackend, ids: number[]) => {
+      for (const [offset, size] of [
+        [0, 100],
+        [37, 50],
+        [ids.length - 50, 100],
+      ] as const) {
+        const got = await backend.organizations.rank({ vector, kind: "profile", filter: {}, offset, size });
+        expect(got.map((h) => h.id).slice(0, Math.max(0, ids.length - offset))).toEqual(ids.slice(offset, offset + size));
+      }
+    };
+    await expectRun(
+      first,
+      Array.from({ length: 500 }, (_, i) => 8501 + i),
+    );
+    // 9000 is the node the others hang off: deleting it puts them back in the graph.
+    await first.organizations.delete(9000);
+    await first.organizations.delete(8501);
+    const left = Array.from({ length: 498 }, (_, i) => 8502 + i);
+    await expectRun(first, left);
+    await first.organizations.vectorIndexSettled();
+    await expectRun(first, left);
+    await first.close();
+
+    const again = open();
+    expect(again.organizations.vectorIndexStatus().current).toBe(true);
+    await expectRun(again, left);
+    await again.organizations.upsert([twinOf(20_000)], MODEL);
+    await again.organizations.vectorIndexSettled();
+    await expectRun(again, [...left, 20_000]);
+  });
+
   it("saves the graphs with the generation they reflect, and loads them instead of rebuilding", async () => {
     const progress: (string | undefined)[] = [];
     const first = open({ ...GRAPHS_ALWAYS, onProgress: (p) => progress.push(p.reason) });

@@ -16,7 +16,9 @@ export interface FloorResult {
 
 export function rawGraphSearch(dataDir: string, ids: number[], dimension: number): FloorResult {
   const meta = JSON.parse(readFileSync(join(dataDir, "orgsim.vectors.json"), "utf8")) as { files: { profile: string } };
-  const graph = VectorGraph.load(join(dataDir, meta.files.profile), dimension);
+  // The library's search alone: no twins expanded, no vectors read (a search never reads them).
+  const noVectors = { vectorOf: () => null, allIds: () => [] };
+  const graph = VectorGraph.load(join(dataDir, meta.files.profile), dimension, noVectors, []);
   const db = openDatabase(join(dataDir, "orgsim.sqlite"));
   const vectorOf = db.prepare<[number], Buffer>("SELECT vector FROM organization_vectors WHERE org_id = ? AND kind = 'profile'").pluck();
   const vectors = ids.flatMap((id) => {
