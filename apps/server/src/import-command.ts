@@ -19,7 +19,8 @@ export async function importCommand(file: string, options: ImportCommandOptions,
     const { exitCode } = await runImportCli({
       file,
       mappingPath: options.mapping,
-      upsert: (rows) => app.services.organizations.upsertMany(rows),
+      // options carries the vectors a mapping gives (profile_vector, customer_vector): stored instead of embedded
+      upsert: (rows, options) => app.services.organizations.upsertMany(rows, options),
       batchSize: options.batchSize,
       show: options.show,
     });

@@ -18,10 +18,10 @@ afterAll(async () => {
   removeDir(dataDir);
 });
 
-async function orgsimImport(file: string, mapping: string) {
+async function orgsimImport(file: string, mapping: string, into = dataDir) {
   return run(process.execPath, ["--import", "tsx", "src/main.ts", "import", file, "--mapping", mapping], {
     cwd: SERVER_DIR,
-    env: { ...process.env, ...backendEnv(dataDir) },
+    env: { ...process.env, ...backendEnv(into) },
   }).catch((error) => error as { stdout: string; stderr: string; code: number });
 }
 
@@ -74,5 +74,42 @@ describe("orgsim import", () => {
     }
     expect(ids).toHaveLength(count);
     expect(ids).not.toContain(9001);
+  });
+});
+
+describe("orgsim import with vectors computed elsewhere", () => {
+  const vectorsDir = mkdtempSync(join(tmpdir(), "orgsim-import-vectors-"));
+  let vectorServer: TestServer | undefined;
+  afterAll(async () => {
+    await vectorServer?.stop();
+    removeDir(vectorsDir);
+  });
+  // Axis-aligned 384-d vectors (bge-small's dimension): cosines known in advance, far from any text's embedding.
+  const axis = (weights: Record<number, number>, dimension = 384) => Array.from({ length: dimension }, (_, i) => weights[i] ?? 0);
+
+  it("stores the given vectors (unit length) instead of embedding, fails a row of another dimension alone, and searches by them", async () => {
+    const rows = [
+      { id: 7001, name: "Axis One", vector: axis({ 0: 1 }) },
+      { id: 7002, name: "Axis One And Two", vector: axis({ 0: 3, 1: 3 }) },
+      { id: 7003, name: "Too Short", vector: axis({ 0: 1 }, 5) },
+      { id: 7004, name: "Axis Two", vector: axis({ 1: 0.5 }) },
+    ];
+    const file = join(vectorsDir, "with-vectors.ndjson");
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join("\n"));
+    const mapping = join(vectorsDir, "mapping.json");
+    writeFileSync(mapping, JSON.stringify({ format: "ndjson", id: "id", fields: { name: "name", profile_vector: "vector" } }));
+
+    const result = await orgsimImport(file, mapping, vectorsDir);
+    const output = `${result.stdout}${result.stderr}`;
+    expect(output).toMatch(/imported 3/);
+    expect(output).toMatch(/line 3: profile_vector .*has 5 dimensions; expected 384/);
+
+    vectorServer = await startServer({ dataDir: vectorsDir, env: { ORGSIM_SAMPLE_SIZE: "0" } });
+    const similar = await api(vectorServer, "GET", "/search/organizations/7001/similar?ranking=vector&limit=10");
+    expect(similar.status).toBe(200);
+    expect(similar.body.data.map((o: any) => [o.id, o.similarity.score])).toEqual([
+      [7002, Number(Math.SQRT1_2.toFixed(6))],
+      [7004, 0],
+    ]);
   });
 });

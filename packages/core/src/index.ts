@@ -9,7 +9,7 @@ export { normalizeOrganization } from "./domain/normalize-organization";
 export { organizationIssues } from "./domain/organization-checks";
 export { assertItemTypes } from "./rules/one-type-rule";
 export { assertCollectionCapacity, MAX_ITEMS_PER_COLLECTION } from "./rules/collection-capacity";
-export { assertModelAdmitted, assertQueryDimension, assertRecordVectors } from "./rules/vector-model";
+export { assertModelAdmitted, assertQueryDimension, assertRecordVectors, type GivenVectors, givenVector } from "./rules/vector-model";
 export { dot } from "./domain/vector-math";
 export * from "./errors";
 export { API_VERSION, type Services } from "./surface";

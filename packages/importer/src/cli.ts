@@ -13,7 +13,7 @@ export interface ImportCliOptions {
   file: string;
   /** The mapping file (JSON). */
   mappingPath: string;
-  /** Where rows go: pass organizationService.upsertMany. Not needed with dryRun. */
+  /** Where rows go: `(rows, options) => organizationService.upsertMany(rows, options)`. Not needed with dryRun. */
   upsert?: Upsert;
   /** Map and validate only; nothing is written. */
   dryRun?: boolean;

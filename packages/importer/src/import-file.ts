@@ -4,12 +4,21 @@
  * the injected `upsert` (OrganizationService.upsertMany in the product).
  */
 import { basename } from "node:path";
-import { MAX_BULK_ORGANIZATIONS, type OrganizationWithId, OrgsimError, type ValidationIssue } from "@orgsim/core";
+import { type GivenVectors, MAX_BULK_ORGANIZATIONS, type OrganizationWithId, OrgsimError, type ValidationIssue } from "@orgsim/core";
 import { isParsedMapping, type Mapping, parseMapping } from "./mapping";
-import { type MapResult, mapRecord } from "./map-record";
+import { type MapResult, mapRecord, sourceLabel } from "./map-record";
 import { type ByteCounter, positionUnit, readRecords, type SourceItem } from "./sources";
 
-export type Upsert = (rows: OrganizationWithId[]) => Promise<unknown>;
+/** What comes with a batch: `givenVectors[i]` holds the vectors the mapping gave for `rows[i]` (absent when the mapping gives none). */
+export interface UpsertOptions {
+  givenVectors?: (GivenVectors | undefined)[];
+}
+
+/**
+ * Writes a batch: `(rows, options) => organizationService.upsertMany(rows, options)`. Pass `options` on:
+ * without it, rows of a mapping with `profile_vector` / `customer_vector` would be embedded by the model instead.
+ */
+export type Upsert = (rows: OrganizationWithId[], options?: UpsertOptions) => Promise<unknown>;
 
 export interface ImportIssue {
   /** Line number (NDJSON, CSV: 1-based, the header is line 1) or array index (JSON: 0-based). */
@@ -72,6 +81,7 @@ export class ImportAbortedError extends Error {
 interface Pending {
   row: OrganizationWithId;
   line: number;
+  vectors: GivenVectors | null;
 }
 
 export async function importFile(options: ImportOptions): Promise<ImportReport> {
@@ -153,7 +163,7 @@ class FileImport {
     this.seen.set(id, { line, key: result.idKey });
     // within one batch the later row replaces the earlier (a batch never holds an id twice)
     this.pending.delete(id);
-    this.pending.set(id, { row: result.row, line });
+    this.pending.set(id, { row: result.row, line, vectors: result.vectors });
     if (this.pending.size >= this.batchSize) await this.flush();
   }
 
@@ -167,7 +177,7 @@ class FileImport {
   private async write(entries: Pending[]): Promise<void> {
     if (entries.length === 0) return;
     try {
-      await this.options.upsert(entries.map((e) => e.row));
+      await this.upsert(entries);
       for (const entry of entries) this.written.add(entry.row.id);
     } catch (error) {
       // the same checks ran per row before, so this is rare; keep the rest of the batch
@@ -181,10 +191,17 @@ class FileImport {
     }
   }
 
+  /** The entries' rows, with the vectors the mapping gave them when there are any. */
+  private upsert(entries: Pending[]): Promise<unknown> {
+    const rows = entries.map((e) => e.row);
+    if (!entries.some((e) => e.vectors)) return this.options.upsert(rows);
+    return this.options.upsert(rows, { givenVectors: entries.map((e) => e.vectors ?? undefined) });
+  }
+
   /** A batch the writer refused as invalid: each failing row fails with its own issues, the others are written again. */
   private async writeValid(entries: Pending[], error: OrgsimError): Promise<void> {
     if (entries.length === 1) {
-      this.fail((entries[0] as Pending).line, error.message);
+      this.fail((entries[0] as Pending).line, this.issuesOf(error, null));
       return;
     }
     const failing = new Set((error.details.failing_indexes as number[] | undefined) ?? []);
@@ -192,13 +209,26 @@ class FileImport {
       for (const entry of entries) await this.write([entry]);
       return;
     }
-    const issues = (error.details.issues as ValidationIssue[] | undefined) ?? [];
     entries.forEach((entry, index) => {
-      if (!failing.has(index)) return;
-      const own = issues.filter((i) => i.path[0] === index).map((i) => `${i.path.slice(1).join(".")}: ${i.message}`);
-      this.fail(entry.line, own.length > 0 ? own.join("; ") : error.message);
+      if (failing.has(index)) this.fail(entry.line, this.issuesOf(error, index));
     });
     await this.write(entries.filter((_, index) => !failing.has(index)));
+  }
+
+  /**
+   * The writer's issues with one row (the batch's `index`; null for a batch of one, whose paths have no index),
+   * a given vector named with its source as the mapping says it; the error's message when it lists none.
+   */
+  private issuesOf(error: OrgsimError, index: number | null): string {
+    const issues = (error.details.issues as ValidationIssue[] | undefined) ?? [];
+    const own = index === null ? issues : issues.filter((i) => i.path[0] === index).map((i) => ({ ...i, path: i.path.slice(1) }));
+    if (own.length === 0) return error.message;
+    return own.map((i) => `${this.labelOf(i.path)}: ${i.message}`).join("; ");
+  }
+
+  private labelOf(path: readonly (string | number)[]): string {
+    const rule = this.mapping.vectors.find((r) => path.length === 1 && r.key === path[0]);
+    return rule ? `${rule.key}${sourceLabel(rule.from)}` : path.join(".") || "organization";
   }
 
   /** The report with the final count and duration. */

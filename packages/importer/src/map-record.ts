@@ -4,10 +4,11 @@
  * normalizeOrganization), with messages that name the field and its source.
  */
 import { createHash } from "node:crypto";
-import { normalizeOrganization, type Organization, OrganizationWithId, OrgsimError, type ValidationIssue } from "@orgsim/core";
+import { type GivenVectors, normalizeOrganization, type Organization, OrganizationWithId, OrgsimError, type ValidationIssue } from "@orgsim/core";
 import type { FieldRule, Mapping } from "./mapping";
-import { ownerOf, TARGETS, type TargetType } from "./targets";
+import { ownerOf, TARGETS, type TargetType, VECTOR_TARGETS } from "./targets";
 import { applyStep, readPath, show, type Step, TransformError, toInt, type Value } from "./transforms";
+import { toVector } from "./vectors";
 
 export type MapResult =
   | {
@@ -19,6 +20,8 @@ export type MapResult =
       warnings: string[];
       /** For hashed ids: the key the id was derived from. */
       idKey: string | null;
+      /** Vectors the mapping gives (`profile_vector`, `customer_vector`), for upsert's `givenVectors`; null when none. */
+      vectors: GivenVectors | null;
     }
   | { ok: false; message: string; id: number | null };
 
@@ -33,7 +36,7 @@ export function hashId(key: string): number {
 
 const KEY_SEPARATOR = "\u001f";
 
-const sourceLabel = (paths: readonly string[]) => (paths.length === 0 ? "" : ` (from ${paths.map((p) => JSON.stringify(p)).join(" + ")})`);
+export const sourceLabel = (paths: readonly string[]) => (paths.length === 0 ? "" : ` (from ${paths.map((p) => JSON.stringify(p)).join(" + ")})`);
 
 function runSteps(value: Value, steps: readonly Step[], record: Record<string, unknown>): Value {
   let current = value;
@@ -149,8 +152,10 @@ export function mapRecord(record: unknown, mapping: Mapping): MapResult {
   if ("message" in mappedId) return { ok: false, message: mappedId.message, id: null };
   const { id, idKey } = mappedId;
   const { input, errors, warnings } = mapFields(record, mapping, id);
-  if (errors.length > 0) return { ok: false, message: errors.join("; "), id };
-  return validateMapped(input, mapping, warnings, id, idKey);
+  const given = mapVectors(record, mapping);
+  if (errors.length + given.errors.length > 0) return { ok: false, message: [...errors, ...given.errors].join("; "), id };
+  const result = validateMapped(input, mapping, warnings, id, idKey);
+  return result.ok ? { ...result, vectors: given.vectors } : result;
 }
 
 /** The record's id: hashed from its key fields, or read from its id field (a positive safe integer). */
@@ -199,6 +204,22 @@ function mapFields(record: Record<string, unknown>, mapping: Mapping, id: number
   return { input, errors, warnings };
 }
 
+/** The vectors the mapping gives, read as lists of numbers (their dimension is the service's check); one that cannot be read is an error. */
+function mapVectors(record: Record<string, unknown>, mapping: Mapping): { vectors: GivenVectors | null; errors: string[] } {
+  const vectors: GivenVectors = {};
+  const errors: string[] = [];
+  for (const rule of mapping.vectors) {
+    try {
+      const vector = toVector(runSteps(readSources(rule, record), rule.steps, record));
+      if (vector) vectors[VECTOR_TARGETS[rule.key]] = vector;
+    } catch (error) {
+      if (!(error instanceof TransformError)) throw error;
+      errors.push(`${rule.key}${sourceLabel(rule.from)}: ${error.message}`);
+    }
+  }
+  return { vectors: Object.keys(vectors).length > 0 ? vectors : null, errors };
+}
+
 /** An issue said in the mapping's terms: the target field and its source, the message, a hint where one helps. */
 function describeIssue(issue: ValidationIssue, current: Record<string, unknown>, rules: Map<string, FieldRule>) {
   const owner = ownerOf(issue.path, new Set(rules.keys()));
@@ -231,7 +252,13 @@ function issuesOf(current: Record<string, unknown>): { row: OrganizationWithId; 
 }
 
 /** Validation, as the service does it; values of on_invalid "null" fields that fail are dropped and the rest checked again. */
-function validateMapped(input: Record<string, unknown>, mapping: Mapping, warnings: string[], id: number, idKey: string | null): MapResult {
+function validateMapped(
+  input: Record<string, unknown>,
+  mapping: Mapping,
+  warnings: string[],
+  id: number,
+  idKey: string | null,
+): Exclude<MapResult, { ok: true }> | Omit<Extract<MapResult, { ok: true }>, "vectors"> {
   const rules = new Map<string, FieldRule>(mapping.fields.map((f) => [f.key, f]));
   let current: Record<string, unknown> = input;
   for (let attempt = 0; attempt < 4; attempt++) {

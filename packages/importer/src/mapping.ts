@@ -5,14 +5,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { isTargetKey, TARGET_KEYS, type TargetKey } from "./targets";
+import { isTargetKey, isVectorKey, TARGET_KEYS, type TargetKey, VECTOR_KEYS, type VectorKey } from "./targets";
 import { type Step, TRANSFORM_NAMES, type TransformName, transformDef } from "./transforms";
 
 export const FORMATS = ["ndjson", "json", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
 
-export interface FieldRule {
-  key: TargetKey;
+export interface FieldRule<Key extends string = TargetKey> {
+  key: Key;
   /** Source field paths (dot paths); empty when the value comes from a `default` step only. */
   from: string[];
   /** Joins the values of several source fields into one text. */
@@ -38,6 +38,8 @@ export interface Mapping {
   id: IdRule;
   /** In the order of TARGET_KEYS, so a whole place comes before its parts. */
   fields: FieldRule[];
+  /** Vectors computed elsewhere (`profile_vector`, `customer_vector`): read beside the organization, never part of it. */
+  vectors: FieldRule<VectorKey>[];
 }
 
 const PARSED = Symbol("orgsim.mapping");
@@ -159,11 +161,19 @@ const idSpec = z.preprocess(
     }),
 );
 
+const FIELD_KEYS = [...TARGET_KEYS, ...VECTOR_KEYS];
+
 const fieldsSpec = z.record(z.string(), fieldSpec, { error: "fields is an object: organization field → source" }).superRefine((fields, ctx) => {
-  for (const key of Object.keys(fields)) {
+  for (const [key, spec] of Object.entries(fields)) {
     if (key === "id") ctx.addIssue({ code: "custom", message: 'the id is set by the top-level "id", not in fields', path: [key] });
-    else if (!isTargetKey(key))
-      ctx.addIssue({ code: "custom", message: `unknown organization field${closest(key, TARGET_KEYS)}; known: ${TARGET_KEYS.join(", ")}`, path: [key] });
+    else if (isVectorKey(key) && spec.on_invalid === "null") {
+      ctx.addIssue({
+        code: "custom",
+        message: 'a given vector is not left for the model to fill: on_invalid "null" is not allowed here (a row whose vector cannot be read fails)',
+        path: [key, "on_invalid"],
+      });
+    } else if (!isTargetKey(key) && !isVectorKey(key))
+      ctx.addIssue({ code: "custom", message: `unknown organization field${closest(key, FIELD_KEYS)}; known: ${FIELD_KEYS.join(", ")}`, path: [key] });
   }
   if (!fields.name) ctx.addIssue({ code: "custom", message: '"name" must be mapped (every organization has a name)', path: ["name"] });
   else if (fields.name.on_invalid === "null") {
@@ -227,11 +237,12 @@ export function parseMapping(raw: unknown, source = "mapping"): Mapping {
     throw new MappingError(`Invalid mapping ${source}:\n${lines.join("\n")}`, issues);
   }
   const m = parsed.data;
-  const fields: FieldRule[] = TARGET_KEYS.flatMap((key) => {
-    const spec = m.fields[key];
-    if (!spec) return [];
-    return [{ key, from: spec.from ?? [], join: spec.join ?? null, steps: spec.transform, onInvalid: spec.on_invalid ?? "fail" }];
-  });
+  const rulesOf = <Key extends string>(keys: readonly Key[]): FieldRule<Key>[] =>
+    keys.flatMap((key) => {
+      const spec = m.fields[key];
+      if (!spec) return [];
+      return [{ key, from: spec.from ?? [], join: spec.join ?? null, steps: spec.transform, onInvalid: spec.on_invalid ?? "fail" }];
+    });
   const csv: Mapping["csv"] = {};
   if (m.csv?.delimiter) csv.delimiter = m.csv.delimiter;
   if (m.csv?.quote) csv.quote = m.csv.quote;
@@ -241,7 +252,8 @@ export function parseMapping(raw: unknown, source = "mapping"): Mapping {
     records: m.records ?? null,
     csv,
     id: { from: m.id.from ?? null, steps: m.id.transform, hash: m.id.hash ?? null },
-    fields,
+    fields: rulesOf(TARGET_KEYS),
+    vectors: rulesOf(VECTOR_KEYS),
   };
   Object.defineProperty(mapping, PARSED, { value: true, enumerable: false });
   return mapping;

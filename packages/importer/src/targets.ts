@@ -1,7 +1,9 @@
 /**
  * The fields a mapping can fill: each key of a mapping's `fields`, the place it
- * takes in an OrganizationWithId and the type its value must end up as.
+ * takes in an OrganizationWithId and the type its value must end up as; and the
+ * two keys that carry vectors instead (VECTOR_TARGETS, at the end).
  */
+import type { GivenVectors } from "@orgsim/core";
 
 export type TargetType = "text" | "int" | "number" | "texts" | "place" | "places";
 
@@ -70,3 +72,14 @@ export function ownerOf(path: readonly (string | number)[], mapped: ReadonlySet<
   }
   return best;
 }
+
+/**
+ * Mapping keys for vectors computed elsewhere (bring your own embeddings), and the vector each gives.
+ * They are not organization fields: their values travel beside the row to `upsert` (as
+ * OrganizationService.upsertMany's `givenVectors`), which stores them instead of embedding.
+ */
+export const VECTOR_TARGETS = { profile_vector: "profile", customer_vector: "customer" } as const satisfies Record<string, keyof GivenVectors>;
+
+export type VectorKey = keyof typeof VECTOR_TARGETS;
+export const VECTOR_KEYS = Object.keys(VECTOR_TARGETS) as VectorKey[];
+export const isVectorKey = (key: string): key is VectorKey => Object.hasOwn(VECTOR_TARGETS, key);

@@ -31,6 +31,7 @@ export function recordingUpsert() {
 /**
  * The real OrganizationService over an in-memory store and a tiny
  * deterministic embedder (no model needed): exercises upsertMany's own rules.
+ * `embedded` lists every text the embedder was given.
  */
 export function inMemoryService() {
   const rows = new Map<number, OrganizationRecord>();
@@ -65,19 +66,22 @@ export function inMemoryService() {
     ping: async () => true,
     close: async () => {},
   };
+  const embedded: string[] = [];
   const embedder: Embedder = {
     modelId: "test-hash-4d",
     dimension: 4,
-    embed: async (texts) =>
-      texts.map((text) => {
+    embed: async (texts) => {
+      embedded.push(...texts);
+      return texts.map((text) => {
         const v = new Float32Array(4);
         for (let i = 0; i < text.length; i++) v[i % 4] = (v[i % 4] as number) + text.charCodeAt(i);
         const norm = Math.hypot(...v) || 1;
         return v.map((x) => x / norm);
-      }),
+      });
+    },
     close: async () => {},
   };
   const service = new OrganizationService(store, embedder);
   const snapshot = () => [...rows.values()].map((r) => r.organization).sort((a: Organization, b: Organization) => a.id - b.id);
-  return { service, snapshot };
+  return { service, snapshot, store, embedded };
 }

@@ -38,3 +38,31 @@ export function assertQueryDimension(queryDimension: number, storedDimension: nu
     throw new OrgsimError("CONFLICT", `The query vector has ${queryDimension} dimensions; the stored vectors have ${storedDimension}`);
   }
 }
+
+/** Vectors computed elsewhere for one organization (bring your own embeddings); either may be absent. */
+export interface GivenVectors {
+  profile?: readonly number[];
+  customer?: readonly number[];
+}
+
+/**
+ * A given vector as the stores keep it: of the store model's dimension, finite, not zero, scaled to
+ * unit length (both stores rank by the dot product of unit vectors; cosine ignores length, so the
+ * rankings and cosines are those of the vector given). Returns the problem instead when there is one,
+ * worded to follow the field's name (`profile_vector: has 3 dimensions; …`).
+ */
+export function givenVector(vector: readonly number[], model: VectorModel): Float32Array | string {
+  if (vector.length !== model.dimension)
+    return `has ${vector.length} dimensions; expected ${model.dimension}, the dimension of the store's model ${model.modelId}`;
+  let largest = 0;
+  for (const [i, x] of vector.entries()) {
+    if (typeof x !== "number" || !Number.isFinite(x)) return `item ${i} is ${typeof x === "number" ? String(x) : JSON.stringify(x)}, not a finite number`;
+    largest = Math.max(largest, Math.abs(x));
+  }
+  if (largest === 0) return "is all zeros: a zero vector has no direction to compare";
+  // scaled by the largest item first, so squaring neither overflows (1e200) nor underflows (1e-200)
+  let sumOfSquares = 0;
+  for (const x of vector) sumOfSquares += (x / largest) ** 2;
+  const scaledNorm = Math.sqrt(sumOfSquares);
+  return Float32Array.from(vector, (x) => x / largest / scaledNorm);
+}

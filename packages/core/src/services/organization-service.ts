@@ -4,13 +4,17 @@ import { normalizeOrganization } from "../domain/normalize-organization";
 import { categoryName } from "../domain/taxonomy";
 import { OrgsimError, type ValidationIssue } from "../errors";
 import type { Embedder } from "../ports/embedder";
-import type { OrganizationRecord, OrganizationStore } from "../ports/organization-store";
+import type { OrganizationRecord, OrganizationStore, VectorModel } from "../ports/organization-store";
+import { type GivenVectors, givenVector } from "../rules/vector-model";
 import { Organization, OrganizationWithId } from "../schemas/organization";
 import { assertSameModel } from "./model-check";
 
 /** A request's limit (REST, tRPC, MCP and the importer's batches); the service itself writes any number atomically. */
 export const MAX_BULK_ORGANIZATIONS = 1000;
 const EMBED_CHUNK = 100;
+
+/** Given vectors after their checks: of the model's dimension, unit length. */
+type StoredVectors = { profile?: Float32Array; customer?: Float32Array };
 
 export class OrganizationService {
   constructor(
@@ -31,9 +35,13 @@ export class OrganizationService {
 
   /**
    * Validates every organization first, then embeds and writes them together:
-   * one invalid organization writes nothing and names its index.
+   * one invalid organization writes nothing and names its index. `givenVectors[i]`, when set,
+   * holds vectors computed elsewhere for `inputs[i]`: those are stored (normalized) instead of embedded.
    */
-  async upsertMany(inputs: unknown[], options: { onEmbedded?: (done: number, total: number) => void } = {}): Promise<Organization[]> {
+  async upsertMany(
+    inputs: unknown[],
+    options: { onEmbedded?: (done: number, total: number) => void; givenVectors?: readonly (GivenVectors | undefined)[] } = {},
+  ): Promise<Organization[]> {
     const issues: ValidationIssue[] = [];
     const organizations: Organization[] = [];
     const seen = new Set<number>();
@@ -56,6 +64,8 @@ export class OrganizationService {
       }
       organizations.push(organization);
     });
+    const model = { modelId: this.embedder.modelId, dimension: this.embedder.dimension };
+    const given = (options.givenVectors ?? []).map((vectors, index) => this.checkedVectors(vectors, model, inputs.length > 1 ? [index] : [], issues));
     if (issues.length > 0) {
       const failing = [...new Set(issues.map((i) => i.path[0]).filter((p): p is number => typeof p === "number"))];
       const error = OrgsimError.validation(issues);
@@ -65,32 +75,49 @@ export class OrganizationService {
     await assertSameModel(this.store, this.embedder);
     const records: OrganizationRecord[] = [];
     for (let start = 0; start < organizations.length; start += EMBED_CHUNK) {
-      records.push(...(await this.embedAll(organizations.slice(start, start + EMBED_CHUNK))));
+      records.push(...(await this.embedAll(organizations.slice(start, start + EMBED_CHUNK), given.slice(start, start + EMBED_CHUNK))));
       options.onEmbedded?.(records.length, organizations.length);
     }
     // One write for all: a crash mid-way leaves the store as it was.
-    await this.store.upsert(records, { modelId: this.embedder.modelId, dimension: this.embedder.dimension });
+    await this.store.upsert(records, model);
     return organizations;
   }
 
-  /** Embeds the profile text of every organization and the customer text of those that have one. */
-  async embedAll(organizations: Organization[]): Promise<OrganizationRecord[]> {
-    const profileVectors = await this.embedder.embed(
-      organizations.map((o) => profileTextOf(o, categoryName)),
-      "document",
-    );
+  /** Given vectors as stored, or their problems added to `issues` (under `profile_vector` / `customer_vector`). */
+  private checkedVectors(vectors: GivenVectors | undefined, model: VectorModel, prefix: (string | number)[], issues: ValidationIssue[]): StoredVectors {
+    const out: StoredVectors = {};
+    for (const kind of ["profile", "customer"] as const) {
+      const vector = vectors?.[kind];
+      if (!vector) continue;
+      const checked = givenVector(vector, model);
+      if (typeof checked === "string") issues.push({ path: [...prefix, `${kind}_vector`], message: checked });
+      else out[kind] = checked;
+    }
+    return out;
+  }
+
+  /**
+   * Embeds the profile text of every organization and the customer text of those that have one,
+   * except where `given[i]` already holds that vector.
+   */
+  async embedAll(organizations: Organization[], given: readonly StoredVectors[] = []): Promise<OrganizationRecord[]> {
+    const withoutProfile = organizations.flatMap((_, i) => (given[i]?.profile ? [] : [i]));
+    const profileByIndex = await this.embedAt(withoutProfile, (i) => profileTextOf(organizations[i] as Organization, categoryName));
     const customerTexts = organizations.map(customerTextOf);
-    const withCustomers = customerTexts.flatMap((text, i) => (text ? [i] : []));
-    const customerVectors = await this.embedder.embed(
-      withCustomers.map((i) => customerTexts[i] as string),
-      "document",
-    );
-    const customerByIndex = new Map(withCustomers.map((orgIndex, k) => [orgIndex, customerVectors[k] as Float32Array]));
+    const withCustomers = customerTexts.flatMap((text, i) => (text && !given[i]?.customer ? [i] : []));
+    const customerByIndex = await this.embedAt(withCustomers, (i) => customerTexts[i] as string);
     return organizations.map((organization, i) => ({
       organization,
-      profileVector: profileVectors[i] as Float32Array,
-      customerVector: customerByIndex.get(i) ?? null,
+      profileVector: given[i]?.profile ?? (profileByIndex.get(i) as Float32Array),
+      customerVector: given[i]?.customer ?? customerByIndex.get(i) ?? null,
     }));
+  }
+
+  /** The vectors of `textOf(i)` for each index, by index; the embedder is not called when there is nothing to embed. */
+  private async embedAt(indexes: number[], textOf: (index: number) => string): Promise<Map<number, Float32Array>> {
+    if (indexes.length === 0) return new Map();
+    const vectors = await this.embedder.embed(indexes.map(textOf), "document");
+    return new Map(indexes.map((index, k) => [index, vectors[k] as Float32Array]));
   }
 
   async delete(id: number): Promise<void> {
