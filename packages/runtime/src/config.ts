@@ -7,11 +7,12 @@ export type BackendName = "embedded" | "elasticsearch";
 
 /**
  * The backend's options an operator sets: ELASTICSEARCH_URL, ELASTICSEARCH_API_KEY (or _USERNAME and
- * _PASSWORD), ORGSIM_ES_INDEX_PREFIX, ORGSIM_ES_VECTOR_INDEX (quantization), ORGSIM_ES_TYPE_CLAIM_MS.
+ * _PASSWORD), ORGSIM_ES_INDEX_PREFIX, ORGSIM_ES_VECTOR_INDEX (quantization), ORGSIM_ES_TYPE_CLAIM_MS,
+ * ORGSIM_ES_SHARDS, ORGSIM_ES_REPLICAS.
  */
 export type ElasticsearchConfig = Pick<
   ElasticsearchBackendOptions,
-  "url" | "apiKey" | "username" | "password" | "indexPrefix" | "quantization" | "typeClaimMs"
+  "url" | "apiKey" | "username" | "password" | "indexPrefix" | "quantization" | "typeClaimMs" | "shards" | "replicas"
 >;
 
 /** The embedded backend's vector index: ORGSIM_VECTOR_INDEX (hnsw or exact), ORGSIM_EXACT_BELOW. */
@@ -140,6 +141,9 @@ export function loadConfig(env = process.env): Config {
             indexPrefix: optional(env.ORGSIM_ES_INDEX_PREFIX),
             quantization: vectorIndexFrom(env.ORGSIM_ES_VECTOR_INDEX),
             typeClaimMs: intFromEnv("ORGSIM_ES_TYPE_CLAIM_MS", 30_000, 100, 3_600_000, env),
+            // Elasticsearch's own bounds: at most 1,024 shards an index by default.
+            shards: intFromEnv("ORGSIM_ES_SHARDS", 1, 1, 1024, env),
+            replicas: intFromEnv("ORGSIM_ES_REPLICAS", 0, 0, 100, env),
           }
         : undefined,
     embedded: embeddedFrom(env),

@@ -17,6 +17,10 @@ describe("loadConfig", () => {
 
   it("reads every setting from the environment it is given", () => {
     expect(loadConfig({ ...elasticsearch, ORGSIM_ES_TYPE_CLAIM_MS: "250" }).elasticsearch?.typeClaimMs).toBe(250);
+    expect(loadConfig({ ...elasticsearch, ORGSIM_ES_SHARDS: "3", ORGSIM_ES_REPLICAS: "1" }).elasticsearch).toMatchObject({ shards: 3, replicas: 1 });
+    expect(loadConfig(elasticsearch).elasticsearch).toMatchObject({ shards: 1, replicas: 0 });
+    expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_SHARDS: "0" })).toThrow(/^ORGSIM_ES_SHARDS must be an integer from 1 to 1024; got "0"$/);
+    expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_REPLICAS: "one" })).toThrow(/^ORGSIM_ES_REPLICAS must be an integer/);
   });
 
   it("reads the embedded vector index settings, refusing unknown ones by name", () => {
