@@ -14,7 +14,7 @@ export async function importCommand(file: string, options: ImportCommandOptions,
     const { exitCode } = await runImportCli({ file, mappingPath: options.mapping, dryRun: true, show: options.show, batchSize: options.batchSize });
     return exitCode;
   }
-  const app = await createApp(config, { onVectorIndexProgress: vectorIndexReporter((line) => console.error(line)) });
+  const app = await createApp(config, { bulkImport: true, onVectorIndexProgress: vectorIndexReporter((line) => console.error(line)) });
   try {
     const { exitCode } = await runImportCli({
       file,
@@ -24,7 +24,8 @@ export async function importCommand(file: string, options: ImportCommandOptions,
       batchSize: options.batchSize,
       show: options.show,
     });
-    // The records are written at full speed first; the vector graphs are then built in one pass with every core.
+    // The records are written at full speed first; the embedded vector graphs are then built in one pass
+    // with every core, and Elasticsearch refreshes once.
     await app.vectorIndexSettled();
     return exitCode;
   } finally {

@@ -29,9 +29,10 @@ export interface ElasticsearchBackendOptions {
   shards?: number;
   /**
    * How writes wait for searches to see them: `true` refreshes at once (default), "wait_for" waits
-   * for the next periodic refresh (cheaper for bulk imports, up to `refresh_interval` slower per call).
+   * for the next periodic refresh (up to `refresh_interval` slower per call), `false` does not wait:
+   * an import writes at bulk speed, then calls the organization store's `refresh()` once at its end.
    */
-  refresh?: true | "wait_for";
+  refresh?: boolean | "wait_for";
   /**
    * Search every matching organization exhaustively: `num_candidates` at its maximum (10,000), which
    * makes Lucene compare the query with every candidate of a segment holding <= 10,000 of them.
@@ -69,7 +70,7 @@ export interface ResolvedConfig {
   dimension: number | undefined;
   replicas: number;
   shards: number;
-  refresh: true | "wait_for";
+  refresh: boolean | "wait_for";
   exact: boolean;
   numCandidates: number;
   oversample: number;

@@ -94,6 +94,11 @@ export class OrganizationIndex {
     return value;
   }
 
+  /** A store call: every write so far becomes visible to searches (no index yet: nothing to do). */
+  async refresh(): Promise<void> {
+    await guarded(this.config.url, () => unlessNotFound(this.client.indices.refresh({ index: this.name.alias }), null));
+  }
+
   async countDocuments(): Promise<number> {
     return (await unlessNotFound(this.client.count({ index: this.name.alias }), null))?.count ?? 0;
   }

@@ -117,6 +117,11 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
     }
   }
 
+  /** Makes every write so far visible to searches (after writes made with `refresh: false`). */
+  async refresh(): Promise<void> {
+    await this.index.refresh();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -23,6 +23,25 @@ describe("elasticsearch: the index, its mapping and kNN", () => {
   let backend: ElasticsearchBackend;
   afterEach(() => backend.close());
 
+  it("writes without a refresh per bulk when asked (an import), and refresh() makes every write searchable", async () => {
+    const prefix = indices.next();
+    backend = await indices.open({ refresh: false }, prefix);
+    await backend.organizations.refresh(); // no index yet: nothing to do
+    await backend.organizations.upsert(randomRecords(1, DIM, 1), MODEL);
+    await backend.organizations.refresh();
+    // No periodic refresh either, so only refresh() can make the next writes visible.
+    const client = rawClient();
+    await client.indices.putSettings({ index: `${prefix}-organizations`, settings: { refresh_interval: "-1" } });
+    const records = randomRecords(50, DIM, 2, 100);
+    await backend.organizations.upsert(records, MODEL);
+    const query = { vector: (records[0] as OrganizationRecord).profileVector, kind: "profile" as const, filter: {}, offset: 0, size: 100 };
+    expect((await backend.organizations.search(query)).map((h) => h.organization.id)).not.toContain(100);
+    expect(await backend.organizations.get(100)).not.toBeNull(); // reads by id are real-time
+    await backend.organizations.refresh();
+    expect(await backend.organizations.search(query)).toHaveLength(51);
+    await client.close();
+  });
+
   it("creates a versioned index behind an alias, with the model in _meta and every filter field mapped", async () => {
     const prefix = `${indices.next()}`;
     backend = await indices.open({}, prefix);

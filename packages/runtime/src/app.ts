@@ -43,6 +43,11 @@ export type VectorIndexStatus = { current: boolean; rebuilding: boolean; done: n
 export interface AppOptions {
   /** Reports a build of the embedded backend's vector graphs: why a rebuild started, then progress. */
   onVectorIndexProgress?: (progress: { done: number; total: number; reason?: string }) => void;
+  /**
+   * An import: Elasticsearch writes do not refresh per bulk; `vectorIndexSettled()` refreshes once
+   * at the end. Searches may miss the latest writes meanwhile, so a serving app leaves this off.
+   */
+  bulkImport?: boolean;
 }
 
 export interface App {
@@ -71,7 +76,7 @@ interface Backend {
   organizations: OrganizationStore;
   collections: CollectionStore;
   apiKeys: ApiKeyStore;
-  /** The embedded backend's vector graphs (absent on Elasticsearch). */
+  /** The embedded backend's vector graphs; on Elasticsearch always current, settled once a refresh makes every write searchable. */
   vectorIndex?: { status(): VectorIndexStatus; settled(): Promise<void> };
   close(): Promise<void>;
 }
@@ -86,7 +91,9 @@ async function openBackend(config: Config, dimension: number | undefined, option
     return { ...backend, vectorIndex: { status: () => store.vectorIndexStatus(), settled: () => store.vectorIndexSettled() } };
   }
   if (!config.elasticsearch) throw new Error("ORGSIM_BACKEND=elasticsearch needs ELASTICSEARCH_URL");
-  return openElasticsearchBackend({ ...config.elasticsearch, dimension });
+  const backend = await openElasticsearchBackend({ ...config.elasticsearch, dimension, ...(options.bulkImport ? { refresh: false } : {}) });
+  const current = { current: true, rebuilding: false, done: 0, total: 0 };
+  return { ...backend, vectorIndex: { status: () => current, settled: () => backend.organizations.refresh() } };
 }
 
 /** Opens only what API key commands need: the backend's key store (no model). */
