@@ -1,23 +1,78 @@
 /**
- * Import with vectors given. The product has no such path (the importer and
- * OrganizationService.upsertMany always embed), so the bench writes through the store adapters
- * (OrganizationStore.upsert, the port both backends implement) in 1,000-organization batches,
- * the product's bulk limit. Generating the records is not timed; writing them is.
+ * Import with vectors given, through the product's path for vectors computed elsewhere:
+ * OrganizationService.upsertMany(organizations, { givenVectors }), what `orgsim import` calls for a
+ * mapping that fills profile_vector and customer_vector, in 1,000-organization batches (the
+ * product's bulk limit). The service validates and normalizes each organization, checks each
+ * vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one
+ * store call. It is built as packages/runtime's createApp builds it (the store behind
+ * ReadableOrganizationStore, the real embedder of the dataset's model), on the backend the bench
+ * opened itself: createApp opens its own backend from the environment and takes no open one.
+ * Every record brings the vectors its texts need, so the embedder is never called (a call fails
+ * the run rather than slowing it unseen). Generating the records and turning their vectors into
+ * number arrays, as a caller's JSON holds them, is not timed; the upsertMany calls are.
  */
 import { openElasticsearchBackend } from "@orgsim/backend-elasticsearch";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
-import type { OrganizationStore, VectorModel } from "@orgsim/core";
+import {
+  type Embedder,
+  type GivenVectors,
+  type OrganizationRecord,
+  OrganizationService,
+  type OrganizationStore,
+  ReadableOrganizationStore,
+  type VectorModel,
+} from "@orgsim/core";
+import { createEmbedder } from "@orgsim/embeddings";
 import type { Dataset } from "./data";
 
 export const LOAD_BATCH = 1_000;
 
+/** The path the writes took: absent in results of earlier runs, which wrote through the store adapters (OrganizationStore.upsert). */
+export const WRITE_PATH = "OrganizationService.upsertMany";
+
 export interface LoadResult {
   organizations: number;
-  /** Time spent in store.upsert calls. */
+  /** Time spent in the upsertMany calls (store.upsert calls in runs without `through`). */
   seconds: number;
   per_second: number;
-  /** Time generating the records (not part of the throughput). */
+  /** Time generating the records and their inputs (not part of the throughput). */
   generate_seconds: number;
+  /** What the writes went through; absent: OrganizationStore.upsert, before the product took vectors. */
+  through?: typeof WRITE_PATH;
+}
+
+/** One batch as upsertMany takes it: the organizations, and each one's vectors as number arrays. */
+export function upsertInput(records: readonly OrganizationRecord[]): { organizations: unknown[]; givenVectors: GivenVectors[] } {
+  return {
+    organizations: records.map((r) => r.organization),
+    givenVectors: records.map((r) => ({
+      profile: Array.from(r.profileVector),
+      ...(r.customerVector ? { customer: Array.from(r.customerVector) } : {}),
+    })),
+  };
+}
+
+/** `embedder`'s model, whose embed refuses: the bench gives every vector, so a call means a record lacks one its text needs. */
+export function givenVectorsOnly(embedder: Embedder): Embedder {
+  return {
+    modelId: embedder.modelId,
+    dimension: embedder.dimension,
+    embed: (texts) =>
+      Promise.reject(
+        new Error(`the bench gives every vector, yet OrganizationService asked to embed ${texts.length} text(s): a record lacks a vector its text needs`),
+      ),
+    close: () => embedder.close(),
+  };
+}
+
+/** The product's organization service on an open store, with the real embedder of `model` (loaded, so its id and dimension are the model's own). */
+async function productService(store: OrganizationStore, model: VectorModel): Promise<{ service: OrganizationService; close(): Promise<void> }> {
+  const embedder = await createEmbedder({ modelId: model.modelId });
+  if (embedder.modelId !== model.modelId || embedder.dimension !== model.dimension) {
+    await embedder.close();
+    throw new Error(`the embedder is ${embedder.modelId} (${embedder.dimension}-d); the dataset's vectors are ${model.modelId} (${model.dimension}-d)`);
+  }
+  return { service: new OrganizationService(new ReadableOrganizationStore(store), givenVectorsOnly(embedder)), close: () => embedder.close() };
 }
 
 async function load(
@@ -28,29 +83,34 @@ async function load(
   label: string,
   log: (line: string) => void,
 ): Promise<LoadResult> {
-  let writing = 0;
-  let generating = 0;
-  let lastLog = performance.now();
-  const started = performance.now();
-  for (let start = 0; start < count; start += LOAD_BATCH) {
-    let t = performance.now();
-    const batch = dataset.batch(start, Math.min(LOAD_BATCH, count - start));
-    generating += performance.now() - t;
-    t = performance.now();
-    await store.upsert(batch, model);
-    writing += performance.now() - t;
-    const done = start + batch.length;
-    if (performance.now() - lastLog > 15_000 || done === count) {
-      lastLog = performance.now();
-      const rate = done / (writing / 1000);
-      const eta = (count - done) / rate;
-      log(
-        `  ${label}: ${done.toLocaleString("en")}/${count.toLocaleString("en")} written, ${Math.round(rate).toLocaleString("en")} orgs/s` +
-          `${done < count ? `, about ${formatDuration(eta)} to go` : ""} (${formatDuration((performance.now() - started) / 1000)} elapsed)`,
-      );
+  const { service, close } = await productService(store, model);
+  try {
+    let writing = 0;
+    let generating = 0;
+    let lastLog = performance.now();
+    const started = performance.now();
+    for (let start = 0; start < count; start += LOAD_BATCH) {
+      let t = performance.now();
+      const { organizations, givenVectors } = upsertInput(dataset.batch(start, Math.min(LOAD_BATCH, count - start)));
+      generating += performance.now() - t;
+      t = performance.now();
+      await service.upsertMany(organizations, { givenVectors });
+      writing += performance.now() - t;
+      const done = start + organizations.length;
+      if (performance.now() - lastLog > 15_000 || done === count) {
+        lastLog = performance.now();
+        const rate = done / (writing / 1000);
+        const eta = (count - done) / rate;
+        log(
+          `  ${label}: ${done.toLocaleString("en")}/${count.toLocaleString("en")} written, ${Math.round(rate).toLocaleString("en")} orgs/s through ${WRITE_PATH} with vectors given` +
+            `${done < count ? `, about ${formatDuration(eta)} to go` : ""} (${formatDuration((performance.now() - started) / 1000)} elapsed)`,
+        );
+      }
     }
+    return { organizations: count, seconds: writing / 1000, per_second: count / (writing / 1000), generate_seconds: generating / 1000, through: WRITE_PATH };
+  } finally {
+    await close();
   }
-  return { organizations: count, seconds: writing / 1000, per_second: count / (writing / 1000), generate_seconds: generating / 1000 };
 }
 
 export function formatDuration(seconds: number): string {
@@ -89,10 +149,14 @@ export async function loadElasticsearch(
   model: VectorModel,
   log: (line: string) => void,
 ): Promise<LoadResult> {
-  // The store's defaults (refresh: true after every bulk, int8_hnsw) as the server uses them; a long timeout for bulks during merges.
-  const backend = await openElasticsearchBackend({ url, indexPrefix, dimension: model.dimension, requestTimeoutMs: 600_000 });
+  // As `orgsim import` writes: no refresh per bulk, one refresh at the end (timed with the writes); int8_hnsw; a long timeout for bulks during merges.
+  const backend = await openElasticsearchBackend({ url, indexPrefix, dimension: model.dimension, requestTimeoutMs: 600_000, refresh: false });
   try {
-    return await load(backend.organizations, dataset, count, model, "elasticsearch", log);
+    const written = await load(backend.organizations, dataset, count, model, "elasticsearch", log);
+    const started = performance.now();
+    await backend.organizations.refresh();
+    const seconds = written.seconds + (performance.now() - started) / 1000;
+    return { ...written, seconds, per_second: count / seconds };
   } finally {
     await backend.close();
   }

@@ -10,10 +10,10 @@
  * Per run: a clean Elasticsearch node of its own (tools/elasticsearch-node, ES_PORT 9290, state in
  * .orgsim/elasticsearch-bench-9290), stopped at the end; the product importer embeds a real subset
  * into each backend (import throughput with embedding); then per scale: the dataset is written
- * through each backend's store adapter with its vectors given (import throughput with vectors
- * given), one server per backend is started on it, recall at 10 of Elasticsearch against the
- * embedded backend's exact search is measured, and autocannon loads each server per search mode,
- * filter and concurrency. Memory and disk are read after loading and after the load runs.
+ * into each backend through OrganizationService.upsertMany with its vectors given (the product's
+ * path for vectors computed elsewhere: import throughput with vectors given), one server per
+ * backend is started on it, recall at 10 of Elasticsearch against the embedded backend's exact
+ * search is measured, and autocannon loads each server per search mode, filter and concurrency. Memory and disk are read after loading and after the load runs.
  * Results merge into apps/bench/results/perf.json (scales not run keep their earlier numbers);
  * the "Speed and scale" section of docs/benchmarks.md and its plots are rewritten from it.
  */
@@ -130,7 +130,7 @@ const results: PerfResults = {
     load_generator: "autocannon 9 (in the bench process, on the same machine)",
     es_heap: args["es-heap"],
     es_port: Number(args["es-port"]),
-    es_index: "int8_hnsw (server default), num_candidates 500, rescore oversample 3, refresh after every bulk",
+    es_index: "int8_hnsw (server default), num_candidates 500, rescore oversample 3, no refresh per bulk and one at the end of the load (as orgsim import)",
     import_batch: LOAD_BATCH,
     seed,
     synthetic: { ...DEFAULT_SYNTHETIC, seed, noise },
@@ -309,14 +309,16 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   return result;
 }
 
-/** Writes the scale's organizations with their vectors through each backend's store adapter, from empty; Elasticsearch until its merges settle. */
+/** Writes the scale's organizations with their vectors given through OrganizationService.upsertMany on each backend, from empty; Elasticsearch until its merges settle. */
 async function writeScale(node: EsNode, dataset: Dataset, model: VectorModel, scale: number, dataDir: string, prefix: string) {
   rmSync(dataDir, { recursive: true, force: true });
   await deleteIndices(node, prefix);
-  log(`embedded: writing ${scale.toLocaleString("en")} organizations with their vectors (store adapter, ${LOAD_BATCH} a batch) ...`);
+  log(`embedded: writing ${scale.toLocaleString("en")} organizations with their vectors given (OrganizationService.upsertMany, ${LOAD_BATCH} a call) ...`);
   const embeddedLoad = await loadEmbedded(dataDir, dataset, scale, model, log);
   const embeddedDisk = diskUsage(dataDir);
-  log(`elasticsearch: writing ${scale.toLocaleString("en")} organizations with their vectors (store adapter, ${LOAD_BATCH} a bulk, refresh after each) ...`);
+  log(
+    `elasticsearch: writing ${scale.toLocaleString("en")} organizations with their vectors given (OrganizationService.upsertMany, ${LOAD_BATCH} a call, one bulk each, one refresh at the end) ...`,
+  );
   const esLoad = await loadElasticsearch(node.url, prefix, dataset, scale, model, log);
   const settleSeconds = await settle(node, prefix, log);
   const esIndex = await indexStats(node, prefix);

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
+import { WRITE_PATH } from "./load";
 import { CUSTOMER_QUERIES, DESCRIPTION_QUERIES, FILTER_LEVELS, FILTERS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName } from "./queries";
 import { replaceSection } from "./stats";
 import { BACKENDS, type BackendName } from "./server";
@@ -146,14 +147,38 @@ function importSection({ results, scales }: ReportContext): string[] {
     "",
     "*With embedding*: `orgsim import` (map, validate, embed the profile text and any customer text one text per model run, write in batches of 64) " +
       "on a real subset; embedding dominates, so both backends import at about the model's speed. " +
-      "*With vectors given*: the product has no import path that takes vectors (the importer and `OrganizationService.upsertMany` always embed), so the bench writes through each backend's store adapter " +
-      `(\`OrganizationStore.upsert\`, ${results.settings.import_batch} organizations a call, the product's bulk limit) with the adapters' defaults (Elasticsearch: refresh after every bulk, int8_hnsw). ` +
-      "Elasticsearch's time excludes the merges still running after the last bulk: " +
+      vectorsGivenText(scales, results.settings.import_batch) +
+      " Elasticsearch's time excludes the merges still running after the last bulk: " +
       scales.map(([l, s]) => `${l} ${f1(s.elasticsearch.merge_settle_s)} s`).join(", ") +
       " until no merge ran.",
     "",
   );
   return out;
+}
+
+/** What wrote a scale's records with their vectors given: results without `through` come from runs before the product took vectors. */
+const writePathOf = (s: ScaleResult) => s.embedded.import_vectors_given.through ?? "OrganizationStore.upsert";
+
+/** How the rates with vectors given were measured: through the product's path, or (earlier runs) through the store adapters. */
+export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown): string {
+  const service = scales.filter(([, s]) => writePathOf(s) === WRITE_PATH).map(([l]) => l);
+  const adapters = scales.filter(([, s]) => writePathOf(s) !== WRITE_PATH).map(([l]) => l);
+  const defaults = "with the adapters' defaults (Elasticsearch: refresh after every bulk, int8_hnsw)";
+  const path = "the product's path for vectors computed elsewhere (what `orgsim import` calls when a mapping fills `profile_vector` and `customer_vector`)";
+  if (service.length === 0) {
+    return (
+      `*With vectors given*: measured before the product took vectors, through each backend's store adapter (\`OrganizationStore.upsert\`, ${batch} organizations a call, the product's bulk limit) ${defaults}. ` +
+      `The bench now writes through \`OrganizationService.upsertMany\` with \`givenVectors\`, ${path}: re-run \`pnpm bench:perf\` to measure it.`
+    );
+  }
+  const earlier = adapters.length
+    ? ` ${adapters.join(", ")} ${adapters.length === 1 ? "was" : "were"} measured before that path existed, through each backend's store adapter (\`OrganizationStore.upsert\`, without the service's checks); re-run ${adapters.length === 1 ? "it" : "them"} to measure the product's path.`
+    : "";
+  return (
+    `*With vectors given*: orgs/s through \`OrganizationService.upsertMany\` with vectors given (\`givenVectors\`${adapters.length ? `; ${service.join(", ")}` : ""}), ${path}, ${batch} organizations a call, the product's bulk limit, ` +
+    `as \`orgsim import\` writes (Elasticsearch: no refresh per bulk, one refresh at the end, timed with the writes; int8_hnsw). The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one store call; ` +
+    `the embedder is never called. The time is that of the upsertMany calls (generating the records and their vectors' number arrays is not counted).${earlier}`
+  );
 }
 
 type LoadRow = ReturnType<typeof loadRow>;

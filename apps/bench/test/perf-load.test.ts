@@ -1,0 +1,124 @@
+/** The perf bench's writes go through the product's path (OrganizationService.upsertMany with vectors given), real and synthetic records alike. */
+import {
+  assertModelAdmitted,
+  assertRecordVectors,
+  type Embedder,
+  OrganizationService,
+  type OrganizationRecord,
+  type OrganizationStore,
+  type VectorModel,
+} from "@orgsim/core";
+import { generateSampleOrganizations } from "@orgsim/sample-data";
+import { describe, expect, it } from "vitest";
+import { Dataset } from "../src/perf/data";
+import { givenVectorsOnly, upsertInput, WRITE_PATH } from "../src/perf/load";
+import { vectorsGivenText } from "../src/perf/report";
+import type { ScaleResult } from "../src/perf/types";
+
+const DIMENSION = 8;
+
+/** Records in memory, with the vector-model rules both real stores apply. */
+function memoryStore() {
+  const rows = new Map<number, OrganizationRecord>();
+  let model: VectorModel | null = null;
+  const store = {
+    backend: "embedded",
+    vectorModel: async () => model,
+    upsert: async (records: OrganizationRecord[], m: VectorModel) => {
+      assertModelAdmitted(model, m);
+      assertRecordVectors(records, m);
+      model = m;
+      for (const record of records) rows.set(record.organization.id, record);
+    },
+  };
+  return { store: store as unknown as OrganizationStore, rows };
+}
+
+/** A deterministic embedder (unit vectors from the text's characters) that counts the texts it embedded. */
+function fakeEmbedder() {
+  let texts = 0;
+  const embedder: Embedder = {
+    modelId: "test-8d",
+    dimension: DIMENSION,
+    embed: async (batch) => {
+      texts += batch.length;
+      return batch.map((text) => {
+        const v = new Float32Array(DIMENSION).map((_, i) => 1 + ((text.charCodeAt(i % text.length) * (i + 1)) % 17));
+        const norm = Math.hypot(...v);
+        return v.map((x) => x / norm);
+      });
+    },
+    close: async () => {},
+  };
+  return { embedder, texts: () => texts };
+}
+
+/** "Real" records as the product stores them: the sample organizations embedded by the service. */
+async function realRecords(): Promise<OrganizationRecord[]> {
+  const { store, rows } = memoryStore();
+  const { embedder } = fakeEmbedder();
+  await new OrganizationService(store, embedder).upsertMany(generateSampleOrganizations({ count: 40, seed: 7 }));
+  return [...rows.values()];
+}
+
+describe("perf load through OrganizationService.upsertMany", () => {
+  it("writes real and synthetic records with their vectors given, never embedding", async () => {
+    const real = await realRecords();
+    expect(real.some((r) => r.customerVector)).toBe(true);
+    const dataset = new Dataset(real);
+    const records = dataset.batch(0, 200);
+    const { store, rows } = memoryStore();
+    const { embedder, texts } = fakeEmbedder();
+    const { organizations, givenVectors } = upsertInput(records);
+    expect(givenVectors[0]?.profile).toBeInstanceOf(Array);
+
+    await new OrganizationService(store, givenVectorsOnly(embedder)).upsertMany(organizations, { givenVectors });
+
+    expect(texts()).toBe(0);
+    expect(rows.size).toBe(200);
+    for (const record of records) {
+      const stored = rows.get(record.organization.id) as OrganizationRecord;
+      expect(stored.organization).toEqual(record.organization);
+      expect(Array.from(stored.profileVector)).toEqual(Array.from(record.profileVector).map((x) => expect.closeTo(x, 6)));
+      expect(stored.customerVector === null).toBe(record.customerVector === null);
+    }
+  });
+
+  it("refuses to embed: a record missing a vector its text needs fails the batch", async () => {
+    const real = await realRecords();
+    const withCustomer = real.find((r) => r.customerVector) as OrganizationRecord;
+    const { store } = memoryStore();
+    const { embedder, texts } = fakeEmbedder();
+    const { organizations, givenVectors } = upsertInput([{ ...withCustomer, customerVector: null }]);
+    await expect(new OrganizationService(store, givenVectorsOnly(embedder)).upsertMany(organizations, { givenVectors })).rejects.toThrow(
+      /asked to embed 1 text/,
+    );
+    expect(texts()).toBe(0);
+  });
+});
+
+describe("the report's sentence on imports with vectors given", () => {
+  const scale = (through?: typeof WRITE_PATH) =>
+    ({ embedded: { import_vectors_given: { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0, through } } }) as ScaleResult;
+
+  it("says results of earlier runs were written through the store adapters", () => {
+    const text = vectorsGivenText([["10k", scale()]], 1000);
+    expect(text).toMatch(/measured before the product took vectors, through each backend's store adapter/);
+    expect(text).not.toMatch(/^\*With vectors given\*: orgs\/s through/);
+  });
+
+  it("reports the rates as orgs/s through OrganizationService.upsertMany with vectors given, naming scales still from earlier runs", () => {
+    expect(vectorsGivenText([["10k", scale(WRITE_PATH)]], 1000)).toMatch(
+      /^\*With vectors given\*: orgs\/s through `OrganizationService.upsertMany` with vectors given \(`givenVectors`\), the product's path /,
+    );
+    const mixed = vectorsGivenText(
+      [
+        ["10k", scale(WRITE_PATH)],
+        ["1m", scale()],
+      ],
+      1000,
+    );
+    expect(mixed).toMatch(/with vectors given \(`givenVectors`; 10k\), the product's path/);
+    expect(mixed).toMatch(/ 1m was measured before that path existed/);
+  });
+});
