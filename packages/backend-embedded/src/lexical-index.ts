@@ -30,15 +30,22 @@ function int4ToLong(i: number): number {
 }
 /** The document length BM25 sees for a field of `length` terms. */
 export function luceneLength(length: number): number {
-  if (length < NUM_FREE_VALUES) return length;
+  if (length < LENGTHS.length) return LENGTHS[length] as number;
   return NUM_FREE_VALUES + int4ToLong(longToInt4(length - NUM_FREE_VALUES));
 }
+/** luceneLength of the common lengths, looked up instead of computed for every posting scored. */
+const LENGTHS = Float64Array.from({ length: 4096 }, (_, length) =>
+  length < NUM_FREE_VALUES ? length : NUM_FREE_VALUES + int4ToLong(longToInt4(length - NUM_FREE_VALUES)),
+);
 
 /** Growable postings of one term: the slots holding it and the term's frequency there. */
 class Postings {
   slots = new Int32Array(4);
   freqs = new Uint16Array(4);
   length = 0;
+  /** Live documents holding the term, as counted at the index's `removals`-th removal (a count is valid until the next). */
+  liveCount = 0;
+  countedAt = -1;
 
   push(slot: number, freq: number): void {
     if (this.length === this.slots.length) {
@@ -52,6 +59,31 @@ class Postings {
     this.slots[this.length] = slot;
     this.freqs[this.length++] = Math.min(freq, 0xffff);
   }
+}
+
+/** A query term present in the index: its postings and its idf (the most it can add to a document's score). */
+interface QueryTerm {
+  postings: Postings;
+  idf: number;
+  /** The average document length BM25 normalizes by (the same for every term of a query). */
+  avgLength: number;
+  /** The most this term and the ones after it (rarer first) can add to a document: their idf summed. */
+  left: number;
+}
+
+/** How often the document in `slot` holds the term of `postings` (0: not at all); postings are sorted by slot. */
+function frequencyIn(postings: Postings, slot: number): number {
+  const { slots, freqs } = postings;
+  let low = 0;
+  let high = postings.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const at = slots[mid] as number;
+    if (at === slot) return freqs[mid] as number;
+    if (at < slot) low = mid + 1;
+    else high = mid - 1;
+  }
+  return 0;
 }
 
 export interface LexicalHit {
@@ -111,6 +143,7 @@ export class LexicalIndex {
         this.postings.set(term, p);
       }
       p.push(slot, freq);
+      if (p.countedAt === this.removals) p.liveCount++;
     }
     this.slotRow[slot] = row;
     this.slotLength[slot] = terms.length;
@@ -127,6 +160,7 @@ export class LexicalIndex {
     this.slotRow[slot] = -1;
     this.live--;
     this.dead++;
+    this.removals++;
     this.totalLength -= this.slotLength[slot] as number;
     if (this.dead > 1024 && this.dead > this.live / 4) this.compact();
   }
@@ -144,43 +178,126 @@ export class LexicalIndex {
   /**
    * The `size` best rows for the query terms (OR), BM25 desc, then by `ids[row]` asc; only rows
    * with `allowed[row]` set when `allowed` is given.
+   *
+   * Exact, with MaxScore pruning (Turtle and Flood): a term adds at most its idf to a document, so
+   * terms are taken rarest first, and once the size-th best partial score beats the idf left in
+   * the terms not yet taken, no document they alone hold can reach the top: the commonest terms'
+   * postings are then only looked up for the documents still in reach, never walked.
    */
   search(queryTerms: readonly string[], size: number, allowed: Uint8Array | null, ids: Float64Array): LexicalHit[] {
     if (size <= 0 || this.live === 0) return [];
     if (this.scores.length < this.slots) this.scores = new Float64Array(this.slotRow.length);
-    const { k1, b } = BM25;
-    const n = this.live;
-    const avgLength = this.totalLength / n || 1;
+    const terms = this.queryTerms(queryTerms);
     const scores = this.scores;
     const touched: number[] = [];
-    for (const term of new Set(queryTerms)) {
-      const p = this.postings.get(term);
-      if (!p) continue;
-      const { slots, freqs } = p;
-      // df counts live documents only, so a ranking never depends on the history of writes.
-      const df = this.liveCount(p);
-      if (df === 0) continue;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (let j = 0; j < p.length; j++) {
-        const slot = slots[j] as number;
-        const row = this.slotRow[slot] as number;
-        if (row < 0 || (allowed && !allowed[row])) continue;
-        const freq = freqs[j] as number;
-        const norm = k1 * (1 - b + (b * luceneLength(this.slotLength[slot] as number)) / avgLength);
-        if (scores[slot] === 0) touched.push(slot);
-        scores[slot] = (scores[slot] as number) + (idf * freq) / (freq + norm);
+    let top = 0;
+    let taken = 0;
+    let threshold = Number.NEGATIVE_INFINITY;
+    for (; taken < terms.length; taken++) {
+      // The size-th best can beat what is left only once the best does (checked first: it is free).
+      const left = (terms[taken] as QueryTerm).left;
+      if (touched.length >= size && left < top) {
+        threshold = this.best(touched, size);
+        if (threshold > left) break;
       }
+      top = Math.max(top, this.accumulate(terms[taken] as QueryTerm, allowed, touched));
     }
+    const reachable = taken < terms.length ? this.lookUp(terms.slice(taken), touched, threshold) : touched;
     const best = new TopK(size, ids);
-    for (const slot of touched) {
-      best.offer(this.slotRow[slot] as number, scores[slot] as number);
-      scores[slot] = 0;
-    }
+    for (const slot of reachable) best.offer(this.slotRow[slot] as number, scores[slot] as number);
+    for (const slot of touched) scores[slot] = 0;
     return best.sorted();
   }
 
+  /** The query's terms present in live documents with their idf and norm parameters, largest idf first. */
+  private queryTerms(queryTerms: readonly string[]): QueryTerm[] {
+    const n = this.live;
+    const terms: QueryTerm[] = [];
+    for (const term of new Set(queryTerms)) {
+      const postings = this.postings.get(term);
+      // df counts live documents only, so a ranking never depends on the history of writes.
+      const df = postings ? this.liveCount(postings) : 0;
+      if (postings && df > 0) terms.push({ postings, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), avgLength: this.totalLength / n || 1, left: 0 });
+    }
+    terms.sort((a, b) => b.idf - a.idf);
+    // Summed from the last term, not subtracted as terms are taken: no rounding drift below a real score.
+    for (let i = terms.length - 1; i >= 0; i--) (terms[i] as QueryTerm).left = (terms[i] as QueryTerm).idf + (terms[i + 1]?.left ?? 0);
+    return terms;
+  }
+
+  /** BM25 of `term` in `slot` holding it `freq` times. */
+  private termScore(term: QueryTerm, slot: number, freq: number): number {
+    const { k1, b } = BM25;
+    const norm = k1 * (1 - b + (b * luceneLength(this.slotLength[slot] as number)) / term.avgLength);
+    return (term.idf * freq) / (freq + norm);
+  }
+
+  /** Adds `term`'s score to every allowed live document holding it (touched lists the slots scored so far); returns the best score it left. */
+  private accumulate(term: QueryTerm, allowed: Uint8Array | null, touched: number[]): number {
+    const { slots, freqs, length } = term.postings;
+    const scores = this.scores;
+    let top = 0;
+    for (let j = 0; j < length; j++) {
+      const slot = slots[j] as number;
+      const row = this.slotRow[slot] as number;
+      if (row < 0 || (allowed && !allowed[row])) continue;
+      if (scores[slot] === 0) touched.push(slot);
+      const score = (scores[slot] as number) + this.termScore(term, slot, freqs[j] as number);
+      scores[slot] = score;
+      if (score > top) top = score;
+    }
+    return top;
+  }
+
+  /**
+   * Completes the scores of the touched documents that can still reach `threshold` with the
+   * terms left, looking each up in those terms' postings (sorted by
+   * slot) instead of walking them; returns those documents.
+   */
+  private lookUp(terms: QueryTerm[], touched: readonly number[], threshold: number): number[] {
+    const scores = this.scores;
+    let reachable = touched.filter((slot) => (scores[slot] as number) + (terms[0] as QueryTerm).left >= threshold);
+    terms.forEach((term, i) => {
+      for (const slot of reachable) {
+        const freq = frequencyIn(term.postings, slot);
+        if (freq > 0) scores[slot] = (scores[slot] as number) + this.termScore(term, slot, freq);
+      }
+      const left = terms[i + 1]?.left ?? 0;
+      reachable = reachable.filter((slot) => (scores[slot] as number) + left >= threshold);
+    });
+    return reachable;
+  }
+
+  /** The `rank`-th best score among `slots`. */
+  private best(slots: readonly number[], rank: number): number {
+    const top = new Float64Array(rank).fill(Number.NEGATIVE_INFINITY);
+    for (const slot of slots) {
+      const score = this.scores[slot] as number;
+      if (score <= (top[rank - 1] as number)) continue;
+      let i = rank - 1;
+      while (i > 0 && (top[i - 1] as number) < score) {
+        top[i] = top[i - 1] as number;
+        i--;
+      }
+      top[i] = score;
+    }
+    return top[rank - 1] as number;
+  }
+
+  /** Removals so far: a term's live count holds until the next (see Postings.liveCount). */
+  private removals = 0;
+
+  /** Counted once per term between removals, not on every query: a count walks the term's postings. */
   private liveCount(p: Postings): number {
     if (this.dead === 0) return p.length;
+    if (p.countedAt !== this.removals) {
+      p.liveCount = this.countLive(p);
+      p.countedAt = this.removals;
+    }
+    return p.liveCount;
+  }
+
+  private countLive(p: Postings): number {
     let df = 0;
     for (let j = 0; j < p.length; j++) if ((this.slotRow[p.slots[j] as number] as number) >= 0) df++;
     return df;

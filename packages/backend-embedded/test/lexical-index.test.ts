@@ -1,4 +1,5 @@
-import { lexicalTerms } from "@orgsim/core";
+import { BM25, lexicalTerms } from "@orgsim/core";
+import { rng } from "@orgsim/testing";
 import { describe, expect, it } from "vitest";
 import { LexicalIndex, luceneLength } from "../src/lexical-index";
 
@@ -32,4 +33,59 @@ describe("LexicalIndex", () => {
       expect(a.map((h) => h.row)).toEqual(b.map((h) => h.row));
     }
   });
+
+  it("ranks exactly as scoring every document does (MaxScore pruning loses nothing), common and rare terms, filters, ties", () => {
+    const random = rng(5);
+    // Zipf-like vocabulary: a few words in most documents, many in few.
+    const vocabulary = Array.from({ length: 2000 }, (_, i) => `w${i}`);
+    const word = () => vocabulary[Math.floor(vocabulary.length * random() ** 3)] as string;
+    const texts = Array.from({ length: 3000 }, (_, row) =>
+      row % 97 === 0 ? "w1 w2 w3 w500" : Array.from({ length: 3 + Math.floor(random() * 60) }, word).join(" "),
+    );
+    const index = new LexicalIndex();
+    for (const [row, text] of texts.entries()) index.set(row, lexicalTerms(text));
+    const ids = Float64Array.from({ length: texts.length }, (_, row) => 10_000 - row);
+    const allowed = Uint8Array.from(texts, (_, row) => (row % 3 === 0 ? 1 : 0));
+    for (let q = 0; q < 60; q++) {
+      const query = q === 0 ? "w1 w2 w3 w500" : Array.from({ length: 2 + Math.floor(random() * 30) }, word).join(" ");
+      for (const [size, filter] of [
+        [1, null],
+        [10, null],
+        [100, null],
+        [10, allowed],
+        [100, allowed],
+      ] as const) {
+        const got = index.search(lexicalTerms(query), size, filter, ids);
+        const want = bruteForce(texts, query, filter, ids).slice(0, size);
+        expect(
+          got.map((h) => h.row),
+          `${query} (${size}${filter ? ", filtered" : ""})`,
+        ).toEqual(want.map((h) => h.row));
+        for (const [i, hit] of got.entries()) expect(hit.score).toBeCloseTo(want[i]?.score as number, 10);
+      }
+    }
+  });
 });
+
+/** BM25 of every document, term by term, as the index defines it (Lucene's norms). */
+function bruteForce(texts: string[], query: string, allowed: Uint8Array | null, ids: Float64Array) {
+  const docs = texts.map((text) => lexicalTerms(text));
+  const df = new Map<string, number>();
+  for (const terms of docs) for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
+  const avg = docs.reduce((sum, terms) => sum + terms.length, 0) / docs.length;
+  const terms = [...new Set(lexicalTerms(query))];
+  return docs
+    .flatMap((doc, row) => {
+      if (allowed && !allowed[row]) return [];
+      let score = 0;
+      for (const t of terms) {
+        const freq = doc.filter((x) => x === t).length;
+        if (freq === 0) continue;
+        const n = df.get(t) as number;
+        const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+        score += (idf * freq) / (freq + BM25.k1 * (1 - BM25.b + (BM25.b * luceneLength(doc.length)) / avg));
+      }
+      return score > 0 ? [{ row, score }] : [];
+    })
+    .sort((a, b) => b.score - a.score || (ids[a.row] as number) - (ids[b.row] as number));
+}
