@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// Start/stop a single dev/CI Elasticsearch node built from Maven Central jars (see README.md).
+// Start/stop a dev/CI Elasticsearch node, or a local cluster of several, built from Maven Central jars (see README.md).
 //
-//   node tools/elasticsearch-node/es.mjs start [--clean]   build once, start in background, wait for yellow
-//   node tools/elasticsearch-node/es.mjs stop              SIGTERM via pid file, SIGKILL after a timeout
-//   node tools/elasticsearch-node/es.mjs status            exit 0 when healthy, 3 when not running
+//   node tools/elasticsearch-node/es.mjs start [--nodes N] [--clean]   build once, start in background, wait for yellow
+//   node tools/elasticsearch-node/es.mjs stop [--nodes N]              SIGTERM via pid file, SIGKILL after a timeout
+//   node tools/elasticsearch-node/es.mjs status [--nodes N]            exit 0 when healthy, 3 when not running
 //
+// --nodes N: a cluster of N nodes on HTTP ports ES_PORT .. ES_PORT+N-1 (transport ports 100 above),
+// each with its own state dir under ES_HOME (default .orgsim/es-cluster-<ES_PORT>/node-<port>).
 // Env: ES_PORT (9200), ES_HOME (state dir), ES_HEAP (1g), ES_JAVA_OPTS, ES_START_TIMEOUT (120 s),
 //      ES_STOP_TIMEOUT (30 s), JAVA_HOME. Plain Node >= 20, no dependencies.
 // biome-ignore-all lint/suspicious/noUndeclaredEnvVars: a dev tool run outside turbo; its env is documented above
@@ -12,6 +14,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
 const TOOL_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(TOOL_DIR, "..", "..");
@@ -21,14 +24,30 @@ const MAIN_CLASS = "dev.orgsim.esnode.Main";
 
 const PORT = Number.parseInt(process.env.ES_PORT ?? "9200", 10);
 if (!Number.isInteger(PORT) || PORT <= 0 || PORT > 65535) fail(`ES_PORT is not a port: ${process.env.ES_PORT}`);
-// One state dir per port, so two nodes (e.g. parallel CI jobs) never share a data dir.
-const BASE = path.resolve(process.env.ES_HOME ?? path.join(REPO_ROOT, ".orgsim", PORT === 9200 ? "elasticsearch" : `elasticsearch-${PORT}`));
-const PID_FILE = path.join(BASE, "es.pid");
-const CONSOLE_LOG = path.join(BASE, "console.log"); // JVM stdout/stderr
-const SERVER_LOG = path.join(BASE, "logs", "elasticsearch.log"); // log4j, written by the node
-const URL_BASE = `http://127.0.0.1:${PORT}`;
 const START_TIMEOUT_MS = seconds(process.env.ES_START_TIMEOUT, 120) * 1000;
 const STOP_TIMEOUT_MS = seconds(process.env.ES_STOP_TIMEOUT, 30) * 1000;
+/** A cluster node's transport port is this far above its HTTP port (9200 -> 9300, as Elasticsearch's defaults). */
+const TRANSPORT_OFFSET = 100;
+
+/**
+ * One node's port, files and URL. A single node keeps its state in one dir per port, so two nodes
+ * (e.g. parallel CI jobs) never share a data dir; a cluster's nodes live under one dir of their own.
+ */
+function nodeAt(port, clusterSize = 1) {
+  const root =
+    process.env.ES_HOME ?? path.join(REPO_ROOT, ".orgsim", clusterSize > 1 ? `es-cluster-${PORT}` : port === 9200 ? "elasticsearch" : `elasticsearch-${port}`);
+  const base = path.resolve(clusterSize > 1 ? path.join(root, `node-${port}`) : root);
+  return {
+    port,
+    base,
+    name: `orgsim-dev-${port}`,
+    transportPort: port + TRANSPORT_OFFSET,
+    pidFile: path.join(base, "es.pid"),
+    consoleLog: path.join(base, "console.log"), // JVM stdout/stderr
+    serverLog: path.join(base, "logs", "elasticsearch.log"), // log4j, written by the node
+    url: `http://127.0.0.1:${port}`,
+  };
+}
 
 function seconds(value, fallback) {
   const n = Number(value);
@@ -50,8 +69,8 @@ function tail(file, lines = 30) {
   }
 }
 
-function logTails() {
-  return `--- ${CONSOLE_LOG} (tail) ---\n${tail(CONSOLE_LOG, 20)}\n--- ${SERVER_LOG} (tail) ---\n${tail(SERVER_LOG, 30)}`;
+function logTails(node) {
+  return `--- ${node.consoleLog} (tail) ---\n${tail(node.consoleLog, 20)}\n--- ${node.serverLog} (tail) ---\n${tail(node.serverLog, 30)}`;
 }
 
 // --- process bookkeeping -------------------------------------------------------------------
@@ -65,11 +84,11 @@ function alive(pid) {
   }
 }
 
-/** The pid from the pid file when that process is still our launcher; removes stale files. */
-function runningPid() {
+/** The pid from the node's pid file when that process is still our launcher; removes stale files. */
+function runningPid(node) {
   let pid;
   try {
-    pid = Number.parseInt(fs.readFileSync(PID_FILE, "utf8"), 10);
+    pid = Number.parseInt(fs.readFileSync(node.pidFile, "utf8"), 10);
   } catch {
     return null;
   }
@@ -82,18 +101,19 @@ function runningPid() {
       /* no /proc (macOS): trust the pid */
     }
   }
-  if (!ours) fs.rmSync(PID_FILE, { force: true });
+  if (!ours) fs.rmSync(node.pidFile, { force: true });
   return ours ? pid : null;
 }
 
-/** Cluster health, or null when nothing (or not Elasticsearch) answers. */
-async function health(waitForYellow = false) {
-  const query = waitForYellow ? "?wait_for_status=yellow&timeout=5s" : "";
+/** Cluster health as `node` sees it, or null when nothing (or not Elasticsearch) answers; `waitForNodes`: yellow with that many nodes. */
+async function health(node, waitForNodes = 0) {
+  const query = waitForNodes ? `?wait_for_status=yellow&wait_for_nodes=${waitForNodes}&timeout=5s` : "";
   try {
-    const res = await fetch(`${URL_BASE}/_cluster/health${query}`, { signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${node.url}/_cluster/health${query}`, { signal: AbortSignal.timeout(10_000) });
     if (res.headers.get("x-elastic-product") !== "Elasticsearch") return { foreign: true };
     const body = await res.json();
-    return res.ok && (body.status === "green" || body.status === "yellow") ? body : { unhealthy: true, ...body };
+    const formed = !waitForNodes || body.number_of_nodes >= waitForNodes;
+    return res.ok && formed && (body.status === "green" || body.status === "yellow") ? body : { unhealthy: true, ...body };
   } catch {
     return null;
   }
@@ -140,9 +160,9 @@ function javaBin() {
  * Serialises concurrent `start`s (e.g. parallel test workers): the lock file holds the pid of
  * the es.mjs that builds and spawns; others wait for it and then find the node running.
  */
-async function withStartLock(fn) {
-  const lock = path.join(BASE, "start.lock");
-  fs.mkdirSync(BASE, { recursive: true });
+async function withStartLock(dir, fn) {
+  const lock = path.join(dir, "start.lock");
+  fs.mkdirSync(dir, { recursive: true });
   const t0 = Date.now();
   for (;;) {
     try {
@@ -166,29 +186,41 @@ async function withStartLock(fn) {
   }
 }
 
-async function start(clean) {
-  const pid = runningPid();
-  const h = await health();
-  if (h?.foreign) fail(`port ${PORT} is taken by something that is not Elasticsearch; set ES_PORT`);
-  if (h && !h.unhealthy) {
-    if (clean) fail(`a node is already running at ${URL_BASE}; stop it before --clean`);
-    console.log(`es: already running at ${URL_BASE} (status ${h.status}${pid ? `, pid ${pid}` : ", not started from this dir"})`);
-    return;
+/** Starts every node of `nodes` that is not running (a cluster when there are several), then waits until they form it. */
+async function start(nodes, clean) {
+  const spawned = [];
+  for (const node of nodes) {
+    const pid = runningPid(node);
+    const h = await health(node);
+    if (h?.foreign) fail(`port ${node.port} is taken by something that is not Elasticsearch; set ES_PORT`);
+    if (h && !h.unhealthy) {
+      if (clean) fail(`a node is already running at ${node.url}; stop it before --clean`);
+      console.error(`es: already running at ${node.url} (status ${h.status}${pid ? `, pid ${pid}` : ", not started from this dir"})`);
+      continue;
+    }
+    if (pid) {
+      // Started earlier and still coming up (or unhealthy): just wait for it.
+      if (clean) fail(`a node is already starting (pid ${pid}); stop it before --clean`);
+      console.error(`es: pid ${pid} is already starting, waiting for it ...`);
+      spawned.push({ node, pid });
+      continue;
+    }
+    buildIfNeeded();
+    spawned.push({ node, pid: await spawnNode(node, nodes, clean) });
   }
-  if (pid) {
-    // Started earlier and still coming up (or unhealthy): just wait for it.
-    if (clean) fail(`a node is already starting (pid ${pid}); stop it before --clean`);
-    console.error(`es: pid ${pid} is already starting, waiting for it ...`);
-    return waitHealthy(pid, Date.now());
-  }
+  const t0 = Date.now();
+  for (const { node, pid } of spawned) await waitHealthy(node, pid, nodes, t0);
+  // A cluster answers at every node: the client is given them all.
+  console.log(nodes.map((n) => n.url).join(","));
+}
 
-  buildIfNeeded();
+async function spawnNode(node, cluster, clean) {
   if (clean) {
-    for (const dir of ["data", "logs", "home", "tmp"]) fs.rmSync(path.join(BASE, dir), { recursive: true, force: true });
-    fs.rmSync(CONSOLE_LOG, { force: true });
-    console.error(`es: --clean: removed the data under ${BASE}`);
+    for (const dir of ["data", "logs", "home", "tmp"]) fs.rmSync(path.join(node.base, dir), { recursive: true, force: true });
+    fs.rmSync(node.consoleLog, { force: true });
+    console.error(`es: --clean: removed the data under ${node.base}`);
   }
-  fs.mkdirSync(path.join(BASE, "tmp"), { recursive: true });
+  fs.mkdirSync(path.join(node.base, "tmp"), { recursive: true });
 
   const heap = process.env.ES_HEAP ?? "1g";
   const args = [
@@ -198,16 +230,25 @@ async function start(clean) {
     "-XX:+ExitOnOutOfMemoryError",
     "-Djava.awt.headless=true",
     "-Dfile.encoding=UTF-8",
-    `-Djava.io.tmpdir=${path.join(BASE, "tmp")}`,
+    `-Djava.io.tmpdir=${path.join(node.base, "tmp")}`,
     ...(process.env.ES_JAVA_OPTS ?? "").split(/\s+/).filter(Boolean),
     "-cp",
     `${LAUNCHER_JAR}${path.delimiter}${path.join(TARGET, "lib", "*")}`,
     MAIN_CLASS,
-    BASE,
-    String(PORT),
+    node.base,
+    String(node.port),
   ];
-  const out = fs.openSync(CONSOLE_LOG, "a");
-  const child = spawn(javaBin(), args, { detached: true, stdio: ["ignore", out, out] });
+  // Read by Main.java: a node of a local cluster finds the others through their transport ports.
+  const clusterEnv =
+    cluster.length > 1
+      ? {
+          ES_TRANSPORT_PORT: String(node.transportPort),
+          ES_SEED_HOSTS: cluster.map((n) => `127.0.0.1:${n.transportPort}`).join(","),
+          ES_INITIAL_MASTER_NODES: cluster.map((n) => n.name).join(","),
+        }
+      : { ES_SEED_HOSTS: "" };
+  const out = fs.openSync(node.consoleLog, "a");
+  const child = spawn(javaBin(), args, { detached: true, stdio: ["ignore", out, out], env: { ...process.env, ...clusterEnv } });
   fs.closeSync(out);
   const spawnError = await new Promise((resolve) => {
     child.once("error", resolve);
@@ -215,36 +256,39 @@ async function start(clean) {
   });
   if (spawnError) fail(`cannot run ${javaBin()} (${spawnError.code}); install a JDK 17+ or set JAVA_HOME`);
   child.unref();
-  fs.writeFileSync(PID_FILE, `${child.pid}\n`);
-  console.error(`es: started pid ${child.pid} (state in ${BASE}), waiting for yellow ...`);
-  return waitHealthy(child.pid, Date.now());
+  fs.writeFileSync(node.pidFile, `${child.pid}\n`);
+  console.error(`es: started pid ${child.pid} (state in ${node.base}), waiting for yellow ...`);
+  return child.pid;
 }
 
-async function waitHealthy(pid, t0) {
+async function waitHealthy(node, pid, cluster, t0) {
   while (Date.now() - t0 < START_TIMEOUT_MS) {
     if (!alive(pid)) {
-      fs.rmSync(PID_FILE, { force: true });
-      fail(`the node exited during start-up\n${logTails()}`);
+      fs.rmSync(node.pidFile, { force: true });
+      fail(`the node exited during start-up\n${logTails(node)}`);
     }
-    const h = await health(true);
+    const h = await health(node, cluster.length);
     if (h && !h.foreign && !h.unhealthy) {
-      console.error(`es: healthy (${h.status}) after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      console.log(URL_BASE);
+      console.error(`es: ${node.url} healthy (${h.status}, ${h.number_of_nodes} node(s)) after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       return;
     }
     await sleep(500);
   }
-  console.error(`es: not healthy after ${START_TIMEOUT_MS / 1000} s; stopping pid ${pid}`);
-  await stop();
-  fail(logTails());
+  console.error(`es: not healthy after ${START_TIMEOUT_MS / 1000} s; stopping`);
+  await stop(cluster);
+  fail(logTails(node));
 }
 
-async function stop() {
-  const pid = runningPid();
+async function stop(nodes) {
+  for (const node of nodes) await stopNode(node);
+}
+
+async function stopNode(node) {
+  const pid = runningPid(node);
   if (!pid) {
-    const h = await health();
-    const note = h && !h.foreign ? ` (but something answers at ${URL_BASE}: not started from ${BASE})` : "";
-    console.log(`es: not running${note}`);
+    const h = await health(node);
+    const note = h && !h.foreign ? ` (but something answers at ${node.url}: not started from ${node.base})` : "";
+    console.log(`es: ${node.url} not running${note}`);
     return;
   }
   process.kill(pid, "SIGTERM"); // the launcher's shutdown hook closes the node cleanly
@@ -255,42 +299,56 @@ async function stop() {
     process.kill(pid, "SIGKILL");
     while (alive(pid)) await sleep(100);
   }
-  fs.rmSync(PID_FILE, { force: true });
-  console.log(`es: stopped pid ${pid} after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  fs.rmSync(node.pidFile, { force: true });
+  console.log(`es: stopped pid ${pid} (${node.url}) after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-async function status() {
-  const pid = runningPid();
-  const h = await health();
-  if (h?.foreign) {
-    console.log(`es: port ${PORT} answers, but not as Elasticsearch`);
-    process.exitCode = 1;
-  } else if (h) {
-    const who = pid ? `pid ${pid}` : `not started from ${BASE}`;
-    console.log(`es: ${h.unhealthy ? "unhealthy" : "running"} at ${URL_BASE} (status ${h.status}, ${who})`);
-    process.exitCode = h.unhealthy ? 1 : 0;
-  } else if (pid) {
-    console.log(`es: pid ${pid} is running but ${URL_BASE} does not answer yet`);
-    process.exitCode = 1;
-  } else {
-    console.log(`es: not running (port ${PORT}, state in ${BASE})`);
-    process.exitCode = 3;
+async function status(nodes) {
+  const codes = [];
+  for (const node of nodes) {
+    const pid = runningPid(node);
+    const h = await health(node);
+    if (h?.foreign) {
+      console.log(`es: port ${node.port} answers, but not as Elasticsearch`);
+      codes.push(1);
+    } else if (h) {
+      const who = pid ? `pid ${pid}` : `not started from ${node.base}`;
+      console.log(`es: ${h.unhealthy ? "unhealthy" : "running"} at ${node.url} (status ${h.status}, ${h.number_of_nodes} node(s), ${who})`);
+      codes.push(h.unhealthy ? 1 : 0);
+    } else if (pid) {
+      console.log(`es: pid ${pid} is running but ${node.url} does not answer yet`);
+      codes.push(1);
+    } else {
+      console.log(`es: not running (port ${node.port}, state in ${node.base})`);
+      codes.push(3);
+    }
   }
+  process.exitCode = Math.max(...codes);
 }
 
-const [command, ...flags] = process.argv.slice(2);
-const unknown = flags.filter((f) => f !== "--clean");
-if (unknown.length || (flags.length && command !== "start")) fail(`unknown option(s): ${flags.join(" ")}`);
+const { values: flags, positionals } = (() => {
+  try {
+    return parseArgs({ args: process.argv.slice(2).filter((a) => a !== "--"), allowPositionals: true, options: { clean: { type: "boolean" }, nodes: { type: "string", default: "1" } } });
+  } catch (error) {
+    fail(error.message, 2);
+  }
+})();
+const [command] = positionals;
+const size = Number(flags.nodes);
+if (!Number.isInteger(size) || size < 1 || size > 9) fail(`--nodes takes a whole number from 1 to 9; got ${flags.nodes}`, 2);
+if (flags.clean && command !== "start") fail("--clean goes with start", 2);
+const nodes = Array.from({ length: size }, (_, i) => nodeAt(PORT + i, size));
 switch (command) {
   case "start":
-    await withStartLock(() => start(flags.includes("--clean")));
+    // One lock per node's dir, or per cluster: parallel starts of the same node(s) wait for each other.
+    await withStartLock(size > 1 ? path.dirname(nodes[0].base) : nodes[0].base, () => start(nodes, flags.clean));
     break;
   case "stop":
-    await stop();
+    await stop(nodes);
     break;
   case "status":
-    await status();
+    await status(nodes);
     break;
   default:
-    fail("usage: node tools/elasticsearch-node/es.mjs start [--clean] | stop | status", 2);
+    fail("usage: node tools/elasticsearch-node/es.mjs start [--nodes N] [--clean] | stop [--nodes N] | status [--nodes N]", 2);
 }

@@ -12,7 +12,7 @@ export const VECTOR_INDEX_TYPES = ["hnsw", "int8_hnsw", "int4_hnsw", "bbq_hnsw",
 export type VectorIndexType = (typeof VECTOR_INDEX_TYPES)[number];
 
 export interface ElasticsearchBackendOptions {
-  /** e.g. http://127.0.0.1:9200 */
+  /** e.g. http://127.0.0.1:9200; a cluster's nodes separated by commas (the client spreads requests over them and skips a dead one). */
   url: string;
   apiKey?: string;
   username?: string;
@@ -81,14 +81,22 @@ export interface ResolvedConfig {
 
 const INDEX_PREFIX = /^[a-z0-9][a-z0-9_.-]{0,199}$/;
 
+/** The node URLs of `url` (comma-separated), each checked. */
+export function nodeUrls(url: string): URL[] {
+  return url.split(",").map((one) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(one.trim());
+    } catch {
+      throw new Error(`Elasticsearch url is not a URL: ${JSON.stringify(one)}`);
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`Elasticsearch url must be http(s): ${one}`);
+    return parsed;
+  });
+}
+
 export function resolveConfig(options: ElasticsearchBackendOptions): ResolvedConfig {
-  let url: URL;
-  try {
-    url = new URL(options.url);
-  } catch {
-    throw new Error(`Elasticsearch url is not a URL: ${JSON.stringify(options.url)}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`Elasticsearch url must be http(s): ${options.url}`);
+  const urls = nodeUrls(options.url);
   const indexPrefix = options.indexPrefix ?? "orgsim";
   if (!INDEX_PREFIX.test(indexPrefix)) throw new Error(`indexPrefix must be lowercase letters, digits, '_', '-' or '.': ${JSON.stringify(indexPrefix)}`);
   const quantization = options.quantization ?? "int8_hnsw";
@@ -104,7 +112,7 @@ export function resolveConfig(options: ElasticsearchBackendOptions): ResolvedCon
   if (!(oversample === 0 || (oversample >= 1 && oversample <= 10))) throw new Error(`oversample must be 0 or within 1..10: ${oversample}`);
   return {
     // Shown in messages: never the credentials.
-    url: `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`,
+    url: urls.map((url) => `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`).join(","),
     indexPrefix,
     quantization,
     dimension,
@@ -125,7 +133,7 @@ export const isQuantized = (type: VectorIndexType) => !(type === "hnsw" || type 
 
 export function createClient(options: ElasticsearchBackendOptions, config: ResolvedConfig): Client {
   const clientOptions: ClientOptions = {
-    node: options.url,
+    nodes: nodeUrls(options.url).map(String),
     requestTimeout: config.requestTimeoutMs,
     maxRetries: config.maxRetries,
     // Connection errors are retried after short waits, so a dead cluster answers 503 quickly (errors.ts).

@@ -21,6 +21,9 @@ import java.util.concurrent.TimeUnit;
  * <pre>java -Xms1g -Xmx1g -cp 'target/orgsim-es-node.jar:target/lib/*' dev.orgsim.esnode.Main BASE_DIR [HTTP_PORT]</pre>
  *
  * BASE_DIR gets home/ (with config/), data/ and logs/. HTTP_PORT defaults to $ES_PORT, then 9200.
+ * A single node unless $ES_SEED_HOSTS is set: then it joins a local cluster, on transport port
+ * $ES_TRANSPORT_PORT, finding the others at $ES_SEED_HOSTS (host:port,...) and, the first time,
+ * electing a master among $ES_INITIAL_MASTER_NODES (node names, orgsim-dev-HTTP_PORT).
  * We do not use the real bootstrap ({@code org.elasticsearch.bootstrap.Elasticsearch}): it expects
  * the CLI launcher on stdin, refuses root and installs the security manager / entitlements.
  */
@@ -49,7 +52,7 @@ public final class Main {
         // Plugs the server's logging facade (org.elasticsearch.logging) into log4j.
         LogConfigurator.configureESLogging();
 
-        Settings settings = Settings.builder()
+        Settings.Builder builder = Settings.builder()
             .put("path.home", home.toString())
             .put("path.data", data.toString())
             .put("path.logs", logs.toString())
@@ -57,13 +60,20 @@ public final class Main {
             .put("node.name", "orgsim-dev-" + httpPort)
             .put("network.host", "127.0.0.1")
             .put("http.port", httpPort)
-            .put("transport.port", 0) // any free port: single-node discovery never dials it
-            .put("discovery.type", "single-node")
             // The real-memory breaker assumes the distribution's GC settings; trip on totals only.
             .put("indices.breaker.total.use_real_memory", false)
             // Dev disks are often >90% full; never go read-only because of a watermark.
-            .put("cluster.routing.allocation.disk.threshold_enabled", false)
-            .build();
+            .put("cluster.routing.allocation.disk.threshold_enabled", false);
+        String seeds = System.getenv("ES_SEED_HOSTS");
+        if (seeds == null || seeds.isBlank()) {
+            builder.put("transport.port", 0) // any free port: single-node discovery never dials it
+                .put("discovery.type", "single-node");
+        } else {
+            builder.put("transport.port", Integer.parseInt(System.getenv("ES_TRANSPORT_PORT").trim()))
+                .putList("discovery.seed_hosts", List.of(seeds.split(",")))
+                .putList("cluster.initial_master_nodes", List.of(System.getenv("ES_INITIAL_MASTER_NODES").split(",")));
+        }
+        Settings settings = builder.build();
 
         var environment = InternalSettingsPreparer.prepareEnvironment(settings, Map.of(), config, () -> "orgsim-dev-" + httpPort);
         Node node = new ClasspathNode(environment, Map.of("transport-netty4", Netty4Plugin.class));
