@@ -1,15 +1,11 @@
 /** The perf bench's writes go through the product's path (OrganizationService.upsertMany with vectors given), real and synthetic records alike. */
-import {
-  assertModelAdmitted,
-  assertRecordVectors,
-  type Embedder,
-  OrganizationService,
-  type OrganizationRecord,
-  type OrganizationStore,
-  type VectorModel,
-} from "@orgsim/core";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openEmbeddedBackend } from "@orgsim/backend-embedded";
+import { type Embedder, type OrganizationRecord, OrganizationService, type OrganizationStore } from "@orgsim/core";
 import { generateSampleOrganizations } from "@orgsim/sample-data";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { Dataset } from "../src/perf/data";
 import { givenVectorsOnly, upsertInput, WRITE_PATH } from "../src/perf/load";
 import { vectorsGivenText } from "../src/perf/report";
@@ -17,21 +13,29 @@ import type { ScaleResult } from "../src/perf/types";
 
 const DIMENSION = 8;
 
-/** Records in memory, with the vector-model rules both real stores apply. */
-function memoryStore() {
-  const rows = new Map<number, OrganizationRecord>();
-  let model: VectorModel | null = null;
-  const store = {
-    backend: "embedded",
-    vectorModel: async () => model,
-    upsert: async (records: OrganizationRecord[], m: VectorModel) => {
-      assertModelAdmitted(model, m);
-      assertRecordVectors(records, m);
-      model = m;
-      for (const record of records) rows.set(record.organization.id, record);
-    },
-  };
-  return { store: store as unknown as OrganizationStore, rows };
+/** A real embedded store in a temporary directory, removed after the test file. */
+const opened: { close(): Promise<void>; dir: string }[] = [];
+afterAll(async () => {
+  for (const { close, dir } of opened) {
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+function embeddedStore(): OrganizationStore {
+  const dir = mkdtempSync(join(tmpdir(), "orgsim-perf-load-"));
+  const backend = openEmbeddedBackend({ dataDir: dir, vectorIndex: { kind: "exact" } });
+  opened.push({ close: () => backend.close(), dir });
+  return backend.organizations;
+}
+
+/** What `store` holds for each of `ids`, as records. */
+async function storedRecords(store: OrganizationStore, ids: number[]): Promise<Map<number, OrganizationRecord>> {
+  const out = new Map<number, OrganizationRecord>();
+  for (const organization of await store.getMany(ids)) {
+    const [profileVector, customerVector] = await Promise.all([store.getVector(organization.id, "profile"), store.getVector(organization.id, "customer")]);
+    out.set(organization.id, { organization, profileVector: profileVector as Float32Array, customerVector });
+  }
+  return out;
 }
 
 /** A deterministic embedder (unit vectors from the text's characters) that counts the texts it embedded. */
@@ -55,10 +59,17 @@ function fakeEmbedder() {
 
 /** "Real" records as the product stores them: the sample organizations embedded by the service. */
 async function realRecords(): Promise<OrganizationRecord[]> {
-  const { store, rows } = memoryStore();
+  const store = embeddedStore();
   const { embedder } = fakeEmbedder();
-  await new OrganizationService(store, embedder).upsertMany(generateSampleOrganizations({ count: 40, seed: 7 }));
-  return [...rows.values()];
+  const organizations = await new OrganizationService(store, embedder).upsertMany(generateSampleOrganizations({ count: 40, seed: 7 }));
+  return [
+    ...(
+      await storedRecords(
+        store,
+        organizations.map((o) => o.id),
+      )
+    ).values(),
+  ];
 }
 
 describe("perf load through OrganizationService.upsertMany", () => {
@@ -67,7 +78,7 @@ describe("perf load through OrganizationService.upsertMany", () => {
     expect(real.some((r) => r.customerVector)).toBe(true);
     const dataset = new Dataset(real);
     const records = dataset.batch(0, 200);
-    const { store, rows } = memoryStore();
+    const store = embeddedStore();
     const { embedder, texts } = fakeEmbedder();
     const { organizations, givenVectors } = upsertInput(records);
     expect(givenVectors[0]?.profile).toBeInstanceOf(Array);
@@ -75,6 +86,10 @@ describe("perf load through OrganizationService.upsertMany", () => {
     await new OrganizationService(store, givenVectorsOnly(embedder)).upsertMany(organizations, { givenVectors });
 
     expect(texts()).toBe(0);
+    const rows = await storedRecords(
+      store,
+      records.map((r) => r.organization.id),
+    );
     expect(rows.size).toBe(200);
     for (const record of records) {
       const stored = rows.get(record.organization.id) as OrganizationRecord;
@@ -87,7 +102,7 @@ describe("perf load through OrganizationService.upsertMany", () => {
   it("refuses to embed: a record missing a vector its text needs fails the batch", async () => {
     const real = await realRecords();
     const withCustomer = real.find((r) => r.customerVector) as OrganizationRecord;
-    const { store } = memoryStore();
+    const store = embeddedStore();
     const { embedder, texts } = fakeEmbedder();
     const { organizations, givenVectors } = upsertInput([{ ...withCustomer, customerVector: null }]);
     await expect(new OrganizationService(store, givenVectorsOnly(embedder)).upsertMany(organizations, { givenVectors })).rejects.toThrow(
