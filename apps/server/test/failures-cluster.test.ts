@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { generateSampleOrganizations } from "@orgsim/sample-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVER_DIR, type ServerProcess, sleep, spawnServer } from "./failures-support";
+import { callServer, SERVER_DIR, type ServerProcess, sleep, spawnServer } from "./failures-support";
 import { removeDir, TEST_BACKEND } from "./harness";
 
 const run = promisify(execFile);
@@ -62,16 +62,7 @@ describe.skipIf(TEST_BACKEND !== "elasticsearch")("a three-node Elasticsearch cl
     if (dataDir) removeDir(dataDir);
   });
 
-  async function call(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${server.baseUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(60_000),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => callServer(server, method, path, body, headers);
 
   async function waitGreen() {
     const health = await fetch(`http://127.0.0.1:${FIRST_PORT}/_cluster/health?wait_for_status=green&timeout=120s`);

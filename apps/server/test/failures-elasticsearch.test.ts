@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { generateSampleOrganizations } from "@orgsim/sample-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVER_DIR, type ServerProcess, spawnServer, waitFor } from "./failures-support";
+import { callServer, SERVER_DIR, type ServerProcess, spawnServer, waitFor } from "./failures-support";
 import { removeDir, TEST_BACKEND } from "./harness";
 
 const run = promisify(execFile);
@@ -55,15 +55,7 @@ describe.skipIf(TEST_BACKEND !== "elasticsearch")("Elasticsearch going away", ()
     if (dataDir) removeDir(dataDir);
   });
 
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const response = await fetch(`${server.baseUrl}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => callServer(server, method, path, body, headers);
 
   /** One call of every kind that needs the cluster, on every surface; `contract` finds the contract error in a failed answer. */
   const calls = (): { name: string; send: () => ReturnType<typeof call>; contract: (body: any) => any }[] => {

@@ -48,6 +48,17 @@ export function spawnImport(dataDir: string, file: string, mapping: string, args
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** One request to `server` over real HTTP, a JSON body sent when given; the answer's status and parsed body (null when empty). */
+export async function callServer(server: { baseUrl: string }, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
 /** Polls `check` every `everyMs` until it returns a value (not undefined); throws after `timeoutMs`. */
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000, everyMs = 100): Promise<T> {
   const t0 = Date.now();

@@ -105,10 +105,6 @@ export class VectorGraph {
     return orphans;
   }
 
-  has(id: number): boolean {
-    return this.nodeOf.has(id) || (this.index.contains(BigInt(id)) as boolean);
-  }
-
   /** About the `count` nearest nodes to `query`, nearest first, each followed by its twins (so possibly more than `count` hits). */
   search(query: Float32Array, count: number): GraphHit[] {
     if (this.index.size() === 0 || count <= 0) return [];

@@ -77,7 +77,7 @@ interface Backend {
   collections: CollectionStore;
   apiKeys: ApiKeyStore;
   /** The embedded backend's vector graphs; on Elasticsearch always current, settled once a refresh makes every write searchable. */
-  vectorIndex?: { status(): VectorIndexStatus; settled(): Promise<void> };
+  vectorIndex: { status(): VectorIndexStatus; settled(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -119,7 +119,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   let dataLoaded = false;
   let modelLoaded = true;
-  const vectorIndex = () => backend.vectorIndex?.status() ?? { current: true, rebuilding: false, done: 0, total: 0 };
+  const vectorIndex = () => backend.vectorIndex.status();
   let draining = false;
 
   return {
@@ -140,7 +140,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       };
     },
     vectorIndex,
-    vectorIndexSettled: async () => backend.vectorIndex?.settled(),
+    vectorIndexSettled: () => backend.vectorIndex.settled(),
     startDraining() {
       draining = true;
     },
