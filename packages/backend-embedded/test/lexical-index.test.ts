@@ -34,6 +34,17 @@ describe("LexicalIndex", () => {
     }
   });
 
+  it("counts live documents per term right across reads, removals and new documents in between", () => {
+    const index = new LexicalIndex();
+    for (let row = 0; row < 10; row++) index.set(row, lexicalTerms(row % 2 ? "alpha beta" : "alpha"));
+    index.clear(0);
+    expect(index.docFrequency("alpha")).toBe(9);
+    index.set(20, lexicalTerms("alpha gamma"));
+    expect(index.docFrequency("alpha")).toBe(10);
+    index.set(1, lexicalTerms("gamma"));
+    expect([index.docFrequency("alpha"), index.docFrequency("beta"), index.docFrequency("gamma")]).toEqual([9, 4, 2]);
+  });
+
   it("ranks exactly as scoring every document does (MaxScore pruning loses nothing), common and rare terms, filters, ties", () => {
     const random = rng(5);
     // Zipf-like vocabulary: a few words in most documents, many in few.
@@ -46,6 +57,7 @@ describe("LexicalIndex", () => {
     for (const [row, text] of texts.entries()) index.set(row, lexicalTerms(text));
     const ids = Float64Array.from({ length: texts.length }, (_, row) => 10_000 - row);
     const allowed = Uint8Array.from(texts, (_, row) => (row % 3 === 0 ? 1 : 0));
+    const corpus = analyzed(texts);
     for (let q = 0; q < 60; q++) {
       const query = q === 0 ? "w1 w2 w3 w500" : Array.from({ length: 2 + Math.floor(random() * 30) }, word).join(" ");
       for (const [size, filter] of [
@@ -56,7 +68,7 @@ describe("LexicalIndex", () => {
         [100, allowed],
       ] as const) {
         const got = index.search(lexicalTerms(query), size, filter, ids);
-        const want = bruteForce(texts, query, filter, ids).slice(0, size);
+        const want = bruteForce(corpus, query, filter, ids).slice(0, size);
         expect(
           got.map((h) => h.row),
           `${query} (${size}${filter ? ", filtered" : ""})`,
@@ -67,19 +79,29 @@ describe("LexicalIndex", () => {
   });
 });
 
-/** BM25 of every document, term by term, as the index defines it (Lucene's norms). */
-function bruteForce(texts: string[], query: string, allowed: Uint8Array | null, ids: Float64Array) {
-  const docs = texts.map((text) => lexicalTerms(text));
+/** Each document's term counts and length, and each term's document count. */
+function analyzed(texts: string[]) {
+  const docs = texts.map((text) => {
+    const terms = lexicalTerms(text);
+    const counts = new Map<string, number>();
+    for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+    return { counts, length: terms.length };
+  });
   const df = new Map<string, number>();
-  for (const terms of docs) for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
-  const avg = docs.reduce((sum, terms) => sum + terms.length, 0) / docs.length;
+  for (const doc of docs) for (const t of doc.counts.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const avg = docs.reduce((sum, doc) => sum + doc.length, 0) / docs.length;
+  return { docs, df, avg };
+}
+
+/** BM25 of every document, term by term, as the index defines it (Lucene's norms). */
+function bruteForce({ docs, df, avg }: ReturnType<typeof analyzed>, query: string, allowed: Uint8Array | null, ids: Float64Array) {
   const terms = [...new Set(lexicalTerms(query))];
   return docs
     .flatMap((doc, row) => {
       if (allowed && !allowed[row]) return [];
       let score = 0;
       for (const t of terms) {
-        const freq = doc.filter((x) => x === t).length;
+        const freq = doc.counts.get(t) ?? 0;
         if (freq === 0) continue;
         const n = df.get(t) as number;
         const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
