@@ -46,8 +46,15 @@ class Postings {
   /** Live documents holding the term, as counted at the index's `removals`-th removal (a count is valid until the next). */
   liveCount = 0;
   countedAt = -1;
+  /**
+   * The largest frequency and the shortest document among the slots that ever held the term
+   * (maxFreq -1: not known yet, after a restore): with them BM25 bounds what the term adds to a
+   * document below its idf. Removals leave them as they are: still a bound, if a looser one.
+   */
+  maxFreq = 0;
+  minLength = Number.POSITIVE_INFINITY;
 
-  push(slot: number, freq: number): void {
+  push(slot: number, freq: number, length: number): void {
     if (this.length === this.slots.length) {
       const slots = new Int32Array(Math.max(4, this.length * 2));
       slots.set(this.slots);
@@ -58,16 +65,22 @@ class Postings {
     }
     this.slots[this.length] = slot;
     this.freqs[this.length++] = Math.min(freq, 0xffff);
+    if (this.maxFreq >= 0) {
+      this.maxFreq = Math.max(this.maxFreq, Math.min(freq, 0xffff));
+      this.minLength = Math.min(this.minLength, length);
+    }
   }
 }
 
-/** A query term present in the index: its postings and its idf (the most it can add to a document's score). */
+/** A query term present in the index: its postings, its idf and the most it can add to a document's score. */
 interface QueryTerm {
   postings: Postings;
   idf: number;
   /** The average document length BM25 normalizes by (the same for every term of a query). */
   avgLength: number;
-  /** The most this term and the ones after it (rarer first) can add to a document: their idf summed. */
+  /** The most this term can add to any document's score. */
+  bound: number;
+  /** The most this term and the ones after it (rarer first) can add to a document: their bounds summed. */
   left: number;
 }
 
@@ -115,6 +128,8 @@ export class LexicalIndex {
   private dead = 0;
   private totalLength = 0;
   private scores = new Float64Array(0);
+  /** Scratch flags of lookUp's walk, all 0 between calls. */
+  private marks = new Uint8Array(0);
 
   /** Documents indexed. */
   get size(): number {
@@ -142,7 +157,7 @@ export class LexicalIndex {
         p = new Postings();
         this.postings.set(term, p);
       }
-      p.push(slot, freq);
+      p.push(slot, freq, terms.length);
       if (p.countedAt === this.removals) p.liveCount++;
     }
     this.slotRow[slot] = row;
@@ -179,10 +194,11 @@ export class LexicalIndex {
    * The `size` best rows for the query terms (OR), BM25 desc, then by `ids[row]` asc; only rows
    * with `allowed[row]` set when `allowed` is given.
    *
-   * Exact, with MaxScore pruning (Turtle and Flood): a term adds at most its idf to a document, so
-   * terms are taken rarest first, and once the size-th best partial score beats the idf left in
-   * the terms not yet taken, no document they alone hold can reach the top: the commonest terms'
-   * postings are then only looked up for the documents still in reach, never walked.
+   * Exact, with MaxScore pruning (Turtle and Flood): a term adds at most its bound to a document
+   * (its BM25 at its largest frequency in its shortest document), so terms are taken rarest first
+   * (shortest postings), and once the size-th best partial score beats the bounds left in the
+   * terms not yet taken, no document they alone hold can reach the top: the commonest terms'
+   * postings are then only completed for the documents still in reach.
    */
   search(queryTerms: readonly string[], size: number, allowed: Uint8Array | null, ids: Float64Array): LexicalHit[] {
     if (size <= 0 || this.live === 0) return [];
@@ -217,12 +233,30 @@ export class LexicalIndex {
       const postings = this.postings.get(term);
       // df counts live documents only, so a ranking never depends on the history of writes.
       const df = postings ? this.liveCount(postings) : 0;
-      if (postings && df > 0) terms.push({ postings, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), avgLength: this.totalLength / n || 1, left: 0 });
+      if (!postings || df === 0) continue;
+      const scored = { postings, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), avgLength: this.totalLength / n || 1, bound: 0, left: 0 };
+      scored.bound = this.boundOf(scored);
+      terms.push(scored);
     }
     terms.sort((a, b) => b.idf - a.idf);
     // Summed from the last term, not subtracted as terms are taken: no rounding drift below a real score.
-    for (let i = terms.length - 1; i >= 0; i--) (terms[i] as QueryTerm).left = (terms[i] as QueryTerm).idf + (terms[i + 1]?.left ?? 0);
+    for (let i = terms.length - 1; i >= 0; i--) (terms[i] as QueryTerm).left = (terms[i] as QueryTerm).bound + (terms[i + 1]?.left ?? 0);
     return terms;
+  }
+
+  /** The most `term` adds to a document's score: its BM25 at its largest frequency in its shortest document (a hair above, against rounding). */
+  private boundOf(term: QueryTerm): number {
+    const p = term.postings;
+    if (p.maxFreq < 0) {
+      p.maxFreq = 0;
+      for (let j = 0; j < p.length; j++) {
+        p.maxFreq = Math.max(p.maxFreq, p.freqs[j] as number);
+        p.minLength = Math.min(p.minLength, this.slotLength[p.slots[j] as number] as number);
+      }
+    }
+    const { k1, b } = BM25;
+    const norm = k1 * (1 - b + (b * luceneLength(p.minLength)) / term.avgLength);
+    return ((term.idf * p.maxFreq) / (p.maxFreq + norm)) * (1 + 1e-9);
   }
 
   /** BM25 of `term` in `slot` holding it `freq` times. */
@@ -251,21 +285,36 @@ export class LexicalIndex {
 
   /**
    * Completes the scores of the touched documents that can still reach `threshold` with the
-   * terms left, looking each up in those terms' postings (sorted by
-   * slot) instead of walking them; returns those documents.
+   * terms left, and returns those documents. Each term's postings (sorted by slot) are searched
+   * for the few documents still in reach, or walked once when that is cheaper.
    */
   private lookUp(terms: QueryTerm[], touched: readonly number[], threshold: number): number[] {
     const scores = this.scores;
     let reachable = touched.filter((slot) => (scores[slot] as number) + (terms[0] as QueryTerm).left >= threshold);
     terms.forEach((term, i) => {
-      for (const slot of reachable) {
-        const freq = frequencyIn(term.postings, slot);
-        if (freq > 0) scores[slot] = (scores[slot] as number) + this.termScore(term, slot, freq);
-      }
+      if (reachable.length * Math.log2(term.postings.length + 1) > term.postings.length) this.walk(term, reachable);
+      else
+        for (const slot of reachable) {
+          const freq = frequencyIn(term.postings, slot);
+          if (freq > 0) scores[slot] = (scores[slot] as number) + this.termScore(term, slot, freq);
+        }
       const left = terms[i + 1]?.left ?? 0;
       reachable = reachable.filter((slot) => (scores[slot] as number) + left >= threshold);
     });
     return reachable;
+  }
+
+  /** Adds `term`'s score to the documents of `slots` that hold it, walking its postings once. */
+  private walk(term: QueryTerm, slots: readonly number[]): void {
+    if (this.marks.length < this.scores.length) this.marks = new Uint8Array(this.scores.length);
+    const { marks, scores } = this;
+    for (const slot of slots) marks[slot] = 1;
+    const { slots: held, freqs, length } = term.postings;
+    for (let j = 0; j < length; j++) {
+      const slot = held[j] as number;
+      if (marks[slot]) scores[slot] = (scores[slot] as number) + this.termScore(term, slot, freqs[j] as number);
+    }
+    for (const slot of slots) marks[slot] = 0;
   }
 
   /** The `rank`-th best score among `slots`. */
@@ -340,6 +389,7 @@ export class LexicalIndex {
       p.slots = arrays.postingSlots.subarray(from, to);
       p.freqs = arrays.postingFreqs.subarray(from, to);
       p.length = to - from;
+      p.maxFreq = -1;
       index.postings.set(term, p);
     });
     return index;
@@ -363,7 +413,7 @@ export class LexicalIndex {
       const kept = new Postings();
       for (let j = 0; j < p.length; j++) {
         const slot = renumber[p.slots[j] as number] as number;
-        if (slot >= 0) kept.push(slot, p.freqs[j] as number);
+        if (slot >= 0) kept.push(slot, p.freqs[j] as number, this.slotLength[slot] as number);
       }
       if (kept.length > 0) postings.set(term, kept);
     }

@@ -45,7 +45,7 @@ describe("LexicalIndex", () => {
     expect([index.docFrequency("alpha"), index.docFrequency("beta"), index.docFrequency("gamma")]).toEqual([9, 4, 2]);
   });
 
-  it("ranks exactly as scoring every document does (MaxScore pruning loses nothing), common and rare terms, filters, ties", () => {
+  it("ranks exactly as scoring every document does (MaxScore pruning loses nothing), common and rare terms, filters, ties, after a restore", () => {
     const random = rng(5);
     // Zipf-like vocabulary: a few words in most documents, many in few.
     const vocabulary = Array.from({ length: 2000 }, (_, i) => `w${i}`);
@@ -57,6 +57,8 @@ describe("LexicalIndex", () => {
     for (const [row, text] of texts.entries()) index.set(row, lexicalTerms(text));
     const ids = Float64Array.from({ length: texts.length }, (_, row) => 10_000 - row);
     const allowed = Uint8Array.from(texts, (_, row) => (row % 3 === 0 ? 1 : 0));
+    // A restored index learns its terms' score bounds lazily, on first use.
+    const restored = LexicalIndex.restore(index.snapshot());
     const corpus = analyzed(texts);
     for (let q = 0; q < 60; q++) {
       const query = q === 0 ? "w1 w2 w3 w500" : Array.from({ length: 2 + Math.floor(random() * 30) }, word).join(" ");
@@ -67,13 +69,15 @@ describe("LexicalIndex", () => {
         [10, allowed],
         [100, allowed],
       ] as const) {
-        const got = index.search(lexicalTerms(query), size, filter, ids);
         const want = bruteForce(corpus, query, filter, ids).slice(0, size);
-        expect(
-          got.map((h) => h.row),
-          `${query} (${size}${filter ? ", filtered" : ""})`,
-        ).toEqual(want.map((h) => h.row));
-        for (const [i, hit] of got.entries()) expect(hit.score).toBeCloseTo(want[i]?.score as number, 10);
+        for (const searched of [index, restored]) {
+          const got = searched.search(lexicalTerms(query), size, filter, ids);
+          expect(
+            got.map((h) => h.row),
+            `${query} (${size}${filter ? ", filtered" : ""})`,
+          ).toEqual(want.map((h) => h.row));
+          for (const [i, hit] of got.entries()) expect(hit.score).toBeCloseTo(want[i]?.score as number, 10);
+        }
       }
     }
   });
