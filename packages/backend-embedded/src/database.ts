@@ -84,6 +84,12 @@ export const MIGRATIONS: readonly string[] = [
     revoked_at TEXT
   );
   `,
+  `
+  -- Which organizations each write changed (generation = the meta organizations_generation it
+  -- made): how another connection catches up without reloading everything (organization-changes.ts).
+  CREATE TABLE organization_changes (generation INTEGER NOT NULL, org_id INTEGER NOT NULL);
+  CREATE INDEX organization_changes_by_generation ON organization_changes(generation);
+  `,
 ];
 
 /** Opens (creating) the file with WAL, NORMAL sync and foreign keys, and brings its schema up to date. */

@@ -2,9 +2,11 @@
  * OrganizationStore on SQLite (durable truth) + MemoryIndex (what searches scan).
  * SQLite holds documents, filter columns, vectors and the vector model; the
  * index is loaded once at open and kept in step with this store's own writes.
- * Writes committed by another connection (say the importer CLI while a server
- * runs) are noticed through PRAGMA data_version and a generation counter, and
- * the index is reloaded before the next search.
+ * Writes committed by another connection (another server process, the importer
+ * CLI while a server runs) are noticed through PRAGMA data_version and a
+ * generation counter, and the organizations they changed are read again from the
+ * change log before the next read (everything is reloaded when the log no longer
+ * reaches back far enough).
  */
 import {
   assertModelAdmitted,
@@ -26,6 +28,7 @@ import type { Db } from "./database";
 import { guarded } from "./errors";
 import { type FilterColumns, filterColumnsOf, MemoryIndex } from "./memory-index";
 import { loadMemorySnapshot, saveMemorySnapshot } from "./memory-snapshot";
+import { fromBlob, OrganizationChanges, toBlob } from "./organization-changes";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
 
 export interface VectorIndexOptions {
@@ -52,13 +55,9 @@ const GENERATION = "organizations_generation";
 /** How long after the graphs catch up with writes they are saved (at the latest; at close at once). */
 const SAVE_DELAY_MS = 30_000;
 const MODEL_ID = "vector_model_id";
+/** Organizations read back at a time when catching up with another connection's writes. */
+const CATCH_UP_BATCH = 5_000;
 const DIMENSION = "vector_dimension";
-
-// Vectors are stored as raw Float32 bytes (little-endian on every platform Node runs on).
-const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-/** A Float32Array over the blob's bytes; copied only when the Buffer is not 4-byte aligned. */
-const fromBlob = (blob: Buffer) =>
-  blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(new Uint8Array(blob).buffer);
 
 export class SqliteOrganizationStore implements OrganizationStore {
   readonly backend = "embedded" as const;
@@ -68,6 +67,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private dataVersion = -1;
   private closed = false;
   private readonly sql;
+  private readonly changes: OrganizationChanges;
   private graphs: VectorGraphs | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
   /** The generation of the memory snapshot on disk, when this store read or wrote it. */
@@ -94,7 +94,10 @@ export class SqliteOrganizationStore implements OrganizationStore {
       docs: db.prepare<[string], { id: number; doc: string }>("SELECT id, doc FROM organizations WHERE id IN (SELECT value FROM json_each(?))"),
       vector: db.prepare<[number, string], Buffer>("SELECT vector FROM organization_vectors WHERE org_id = ? AND kind = ?").pluck(),
       count: db.prepare<[], number>("SELECT count(*) FROM organizations").pluck(),
+      // A prepared pragma: read before every search, so it skips db.pragma()'s per-call preparation.
+      dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
     };
+    this.changes = new OrganizationChanges(db);
     this.load();
   }
 
@@ -117,7 +120,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
           }
           for (const { organization, columns, profileVector, customerVector } of rows)
             this.write(organization, columns, profileVector, customerVector, model.modelId);
-          return this.bumpGeneration();
+          return this.bumpGeneration(records.map((r) => r.organization.id));
         })
         .immediate();
 
@@ -166,7 +169,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       const result = this.db
         .transaction(() => {
           if (this.sql.deleteOrg.run(id).changes === 0) return null;
-          return this.bumpGeneration();
+          return this.bumpGeneration([id]);
         })
         .immediate();
       if (result === null) return false;
@@ -313,7 +316,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private saveGraphs(): void {
     const dir = this.vectorIndex.dir;
     const model = this.index ? this.storedModelOrNull() : null;
-    if (!dir || !this.graphs?.current || !this.graphs.changed || !model || this.generation < 0) return;
+    if (!dir || !this.graphs?.current || !this.graphs.changed || !model) return;
     try {
       // Another connection may have written since: then these graphs are not of the stored data.
       if (Number(this.sql.meta.get(GENERATION)?.value ?? 0) !== this.generation) return;
@@ -327,7 +330,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private saveSnapshot(): void {
     const dir = this.vectorIndex.dir;
     const model = this.index ? this.storedModelOrNull() : null;
-    if (!dir || !this.index || !model || this.generation < 0 || this.snapshotGeneration === this.generation) return;
+    if (!dir || !this.index || !model || this.snapshotGeneration === this.generation) return;
     try {
       if (Number(this.sql.meta.get(GENERATION)?.value ?? 0) !== this.generation) return;
       saveMemorySnapshot(dir, this.index, { ...model, generation: this.generation });
@@ -365,36 +368,64 @@ export class SqliteOrganizationStore implements OrganizationStore {
     if (customer) this.sql.insertVector.run(o.id, "customer", modelId, toBlob(customer));
   }
 
-  /** Inside a write transaction: advances the generation, returning the one before. */
-  private bumpGeneration(): number {
+  /** Inside a write transaction: advances the generation, logging the organizations changed, and returns the one before. */
+  private bumpGeneration(changed: number[]): number {
     const before = Number(this.sql.meta.get(GENERATION)?.value ?? 0);
     this.sql.setMeta.run(GENERATION, String(before + 1));
+    this.changes.record(before + 1, changed);
     return before;
   }
 
-  /** After a commit: true when the index was current before it (so applying the change keeps it current). */
+  /**
+   * After a commit: true when the index was current before it, so the caller applies the change
+   * itself; otherwise another connection wrote meanwhile, and the index catches up from the change
+   * log (this write included).
+   */
   private inStep(generationBefore: number): boolean {
     if (generationBefore === this.generation) {
       this.generation = generationBefore + 1;
       return true;
     }
-    this.generation = -1; // someone else wrote meanwhile: reload on the next search
+    this.catchUp(true);
     return false;
   }
 
-  /** Reloads the index when another connection changed the organizations since we last looked. */
-  private catchUp(): void {
-    const dataVersion = this.db.pragma("data_version", { simple: true }) as number;
-    if (dataVersion === this.dataVersion && this.generation >= 0) return;
+  /** Brings the index up to the stored generation when another connection changed the organizations since we last looked. */
+  private catchUp(force = false): void {
+    const dataVersion = this.sql.dataVersion.get() as number;
+    if (dataVersion === this.dataVersion && !force) return;
     this.dataVersion = dataVersion;
-    if (Number(this.sql.meta.get(GENERATION)?.value ?? 0) !== this.generation) this.load();
+    if (Number(this.sql.meta.get(GENERATION)?.value ?? 0) === this.generation) return;
+    if (!this.applyChanges()) this.load();
+  }
+
+  /** Applies what other connections changed, read in one transaction; false when only a reload can catch up. */
+  private applyChanges(): boolean {
+    return this.db
+      .transaction(() => {
+        const index = this.index;
+        const stored = Number(this.sql.meta.get(GENERATION)?.value ?? 0);
+        if (!index || this.storedModel()?.dimension !== index.dimension) return false;
+        const ids = this.changes.changedBetween(this.generation, stored);
+        if (!ids) return false;
+        for (let from = 0; from < ids.length; from += CATCH_UP_BATCH) {
+          const batch = ids.slice(from, from + CATCH_UP_BATCH);
+          const entries = this.changes.entries(batch);
+          const kept = new Set(entries.map((e) => e.id));
+          for (const id of batch) if (!kept.has(id)) index.remove(id);
+          index.putMany(entries);
+        }
+        this.generation = stored;
+        return true;
+      })
+      .deferred();
   }
 
   /** Builds the index from SQLite, in one read transaction so it is a consistent snapshot. */
   private load(): void {
     this.db
       .transaction(() => {
-        this.dataVersion = this.db.pragma("data_version", { simple: true }) as number;
+        this.dataVersion = this.sql.dataVersion.get() as number;
         this.generation = Number(this.sql.meta.get(GENERATION)?.value ?? 0);
         const model = this.storedModel();
         this.index = null;

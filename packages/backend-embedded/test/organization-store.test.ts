@@ -2,8 +2,9 @@ import type { OrganizationFilter, OrganizationRecord } from "@orgsim/core";
 import { expected, organization, randomRecords, rng, unitVector } from "@orgsim/testing";
 import { describeOrganizationStoreContract } from "@orgsim/testing/contracts";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type EmbeddedBackend, openEmbeddedBackend } from "../src/index";
+import { KEPT_GENERATIONS } from "../src/organization-changes";
 import { tempDir } from "./temp-dir";
 
 const DIM = 16;
@@ -129,6 +130,38 @@ describe("embedded: SQLite and the in-memory index", () => {
       expect(after).toHaveLength(100);
       expect(after[0]?.organization.id).toBe(500);
       expect(after.map((h) => h.organization.id)).not.toContain(2);
+      await other.close();
+    });
+
+    it("catches up with another connection's writes from the change log, words included, and reloads only when it fell too far behind", async () => {
+      const records = randomRecords(60, DIM, 7);
+      await backend.organizations.upsert(records.slice(0, 30), MODEL);
+      const other = open();
+      const reloads = vi.spyOn(backend.organizations as unknown as { load(): void }, "load");
+      const named = { ...(records[30] as OrganizationRecord) };
+      named.organization = { ...named.organization, description: "zymurgy robots for breweries" };
+      await other.organizations.upsert([named, ...records.slice(31)], MODEL);
+      await other.organizations.delete(3);
+      const query = unitVector(DIM, rng(8));
+      const hits = await backend.organizations.search({ vector: query, kind: "customer", filter: {}, offset: 0, size: 100 });
+      const live = [...records.slice(0, 2), ...records.slice(3, 30), named, ...records.slice(31)];
+      expect(hits.map((h) => h.organization.id)).toEqual(expected(live, query, "customer", {}).map((h) => h.id));
+      expect(await backend.organizations.searchText({ text: "zymurgy", kind: "profile", filter: {}, size: 5 })).toEqual([named.organization.id]);
+      expect(reloads).not.toHaveBeenCalled();
+
+      // Further behind than the log keeps: everything is read again, and still right.
+      for (let i = 0; i < KEPT_GENERATIONS + 100; i++) await other.organizations.upsert([records[10 + (i % 10)] as OrganizationRecord], MODEL);
+      await other.organizations.delete(4);
+      const again = await backend.organizations.search({ vector: query, kind: "profile", filter: {}, offset: 0, size: 100 });
+      expect(again.map((h) => h.organization.id)).toEqual(
+        expected(
+          live.filter((r) => r.organization.id !== 4),
+          query,
+          "profile",
+          {},
+        ).map((h) => h.id),
+      );
+      expect(reloads).toHaveBeenCalledTimes(1);
       await other.close();
     });
 

@@ -1,0 +1,68 @@
+/**
+ * Which organizations each write changed, by generation (every committed write advances the
+ * store's generation by one). Another connection's store, a second server process or a server
+ * beside the import CLI, catches up by reading only what changed since the generation it holds,
+ * instead of reloading every organization.
+ */
+import { type IndexEntry, filterColumnsOf } from "./memory-index";
+import { lexicalTextsOf, type Organization, type VectorKind } from "@orgsim/core";
+import type { Db } from "./database";
+
+/** Changes are kept for at least this many generations (pruned every 100); a store further behind reloads everything. */
+export const KEPT_GENERATIONS = 1_000;
+
+export class OrganizationChanges {
+  private readonly sql;
+
+  constructor(private readonly db: Db) {
+    this.sql = {
+      record: db.prepare<[number, number]>("INSERT INTO organization_changes (generation, org_id) VALUES (?, ?)"),
+      prune: db.prepare<[number]>("DELETE FROM organization_changes WHERE generation <= ?"),
+      oldest: db.prepare<[], number | null>("SELECT min(generation) FROM organization_changes").pluck(),
+      changed: db
+        .prepare<[number, number], number>("SELECT DISTINCT org_id FROM organization_changes WHERE generation > ? AND generation <= ? ORDER BY org_id")
+        .pluck(),
+      docs: db.prepare<[string], { id: number; doc: string }>("SELECT id, doc FROM organizations WHERE id IN (SELECT value FROM json_each(?))"),
+      vectors: db.prepare<[string], { id: number; kind: VectorKind; vector: Buffer }>(
+        "SELECT org_id AS id, kind, vector FROM organization_vectors WHERE org_id IN (SELECT value FROM json_each(?))",
+      ),
+    };
+  }
+
+  /** Inside the write transaction that made `generation`: logs `ids` as changed by it and forgets what is too old to matter. */
+  record(generation: number, ids: Iterable<number>): void {
+    for (const id of new Set(ids)) this.sql.record.run(generation, id);
+    if (generation % 100 === 0) this.sql.prune.run(generation - KEPT_GENERATIONS);
+  }
+
+  /** The organizations changed after generation `from` up to `to`, ascending; null when the log no longer reaches back to `from`. */
+  changedBetween(from: number, to: number): number[] | null {
+    if (to === from) return [];
+    const oldest = this.sql.oldest.get();
+    if (oldest === null || oldest === undefined || oldest > from + 1) return null;
+    return this.sql.changed.all(from, to);
+  }
+
+  /** What the memory index holds of each of `ids` that still exists (the others were deleted), read as the writer wrote them. */
+  entries(ids: readonly number[]): IndexEntry[] {
+    const json = JSON.stringify(ids);
+    const vectors = new Map<number, Partial<Record<VectorKind, Float32Array>>>();
+    for (const { id, kind, vector } of this.sql.vectors.all(json)) {
+      const held = vectors.get(id) ?? {};
+      held[kind] = fromBlob(vector);
+      vectors.set(id, held);
+    }
+    return this.sql.docs.all(json).flatMap(({ id, doc }) => {
+      const organization = JSON.parse(doc) as Organization;
+      const { profile, customer } = vectors.get(id) ?? {};
+      if (!profile) return [];
+      return [{ id, columns: filterColumnsOf(organization), profile, customer: customer ?? null, texts: lexicalTextsOf(organization) }];
+    });
+  }
+}
+
+/** Vectors are stored as raw Float32 bytes (little-endian on every platform Node runs on). */
+export const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+/** A Float32Array over the blob's bytes; copied only when the Buffer is not 4-byte aligned. */
+export const fromBlob = (blob: Buffer) =>
+  blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(new Uint8Array(blob).buffer);
