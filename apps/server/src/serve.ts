@@ -1,13 +1,18 @@
 /** Starts the server: opens the backend, loads the model, listens, loads sample data, shuts down gracefully. */
+import cluster from "node:cluster";
 import { once } from "node:events";
 import type { Server, ServerResponse } from "node:http";
 import { type AccessMode, assertSameModel } from "@orgsim/core";
 import { type App, type Config, createApp, vectorIndexReporter } from "@orgsim/runtime";
+import { type PrimaryMessage, runPrimary, type WorkerMessage } from "./cluster";
 import { isLoopbackHost } from "./http/access";
 import { createHttpServer } from "./http/server";
 
+/** One server process, or with ORGSIM_WORKERS above 1 a primary that runs that many (./cluster.ts). */
 export async function serve(config: Config): Promise<void> {
   const log = (line: string) => console.log(line);
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
+  const onStop = stopRequests();
   const { app, modeAtStart } = await openGuarded(config);
   const server = createHttpServer(app, {
     loopbackOnly: isLoopbackHost(config.host),
@@ -26,8 +31,7 @@ export async function serve(config: Config): Promise<void> {
   const port = typeof address === "object" && address ? address.port : config.port;
   const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   const stop = gracefulStop({ server, app, inFlight, drainTimeoutMs: config.shutdownTimeoutMs, log });
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+  onStop(stop);
 
   await assertSameModel(app.organizationStore, app.embedder).catch((error: Error) => log(`WARNING: ${error.message}`));
   try {
@@ -37,7 +41,38 @@ export async function serve(config: Config): Promise<void> {
     throw error;
   }
   if (app.isDraining()) return;
-  log(readyBanner(app, config, base, modeAtStart, await app.services.organizations.count()));
+  const banner = readyBanner(app, config, base, modeAtStart, await app.services.organizations.count());
+  if (cluster.isWorker) process.send?.({ type: "orgsim:ready", banner } satisfies WorkerMessage);
+  else log(banner);
+}
+
+/**
+ * A lone server stops at SIGINT or SIGTERM. A cluster worker stops when its primary says so, or
+ * when the primary is gone; it ignores signals, which a terminal sends to every process of the
+ * group at once (the primary's second signal, not the worker's own, stops it at once). A worker
+ * listens from its first step and says so (the primary holds back stop requests until then); a
+ * request that comes while it starts is kept, and it stops as soon as it has started.
+ */
+function stopRequests(): (stop: (reason: string) => Promise<void>) => void {
+  const requests: string[] = [];
+  let handler: ((reason: string) => Promise<void>) | undefined;
+  const request = (reason: string) => (handler ? void handler(reason) : requests.push(reason));
+  if (cluster.isWorker) {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => {});
+    process.on("message", (message: PrimaryMessage | undefined) => {
+      if (message?.type === "orgsim:stop") request(message.signal);
+      if (message?.type === "orgsim:force") request("a second signal");
+    });
+    process.on("disconnect", () => request("the primary process exited"));
+    process.send?.({ type: "orgsim:listening" } satisfies WorkerMessage);
+  } else {
+    process.on("SIGINT", () => request("SIGINT"));
+    process.on("SIGTERM", () => request("SIGTERM"));
+  }
+  return (stop) => {
+    handler = stop;
+    for (const reason of requests.splice(0)) void stop(reason);
+  };
 }
 
 /** Opens the app, refusing (and closing it) when the configuration would expose it: open beyond loopback. */

@@ -1,5 +1,6 @@
 /** Operator settings, from the environment (see README "Configuration"). */
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { type ElasticsearchBackendOptions, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
 
@@ -53,7 +54,12 @@ export interface Config {
   headersTimeoutMs: number;
   /** How long a client may take to send a whole request, body included (then 408). */
   requestTimeoutMs: number;
+  /** Server processes sharing the port (ORGSIM_WORKERS; `auto`: one a core, at most MAX_AUTO_WORKERS), each holding its own memory index. */
+  workers: number;
 }
+
+/** `ORGSIM_WORKERS=auto` stops here: every embedded worker holds its own memory index (about 3.4 GiB per million organizations). */
+export const MAX_AUTO_WORKERS = 4;
 
 /** The repository root (where pnpm-workspace.yaml is), for default data paths. */
 export function repoRoot(from = import.meta.dirname): string {
@@ -160,7 +166,17 @@ export function loadConfig(env = process.env): Config {
     openOnPurpose: booleanFrom("ORGSIM_OPEN", env),
     allowedHosts: allowedHostsFrom(env.ORGSIM_ALLOWED_HOSTS),
     ...requestTimeoutsFrom(env),
+    workers: workersFrom(env),
   };
+}
+
+/** ORGSIM_WORKERS: `auto` (the default: one a core, at most MAX_AUTO_WORKERS) or a number from 1 to 64. */
+function workersFrom(env: NodeJS.ProcessEnv): number {
+  const value = env.ORGSIM_WORKERS || "auto";
+  if (value === "auto") return Math.min(availableParallelism(), MAX_AUTO_WORKERS);
+  const workers = Number(value);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error(`ORGSIM_WORKERS must be "auto" or an integer from 1 to 64; got "${value}"`);
+  return workers;
 }
 
 /** Slow clients (a header a minute, a body a byte at a time) must not hold connections for long. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/index";
+import { availableParallelism } from "node:os";
+import { loadConfig, MAX_AUTO_WORKERS } from "../src/index";
 
 const elasticsearch = { ORGSIM_BACKEND: "elasticsearch", ELASTICSEARCH_URL: "http://127.0.0.1:9200" };
 
@@ -28,5 +29,13 @@ describe("loadConfig", () => {
     expect(loadConfig({ ORGSIM_VECTOR_INDEX: "exact", ORGSIM_EXACT_BELOW: "0" }).embedded).toEqual({ vectorIndex: "exact", exactBelow: 0 });
     expect(() => loadConfig({ ORGSIM_VECTOR_INDEX: "ivf" })).toThrow(/^ORGSIM_VECTOR_INDEX must be "hnsw" or "exact"; got "ivf"$/);
     expect(() => loadConfig({ ORGSIM_EXACT_BELOW: "-1" })).toThrow(/ORGSIM_EXACT_BELOW/);
+  });
+
+  it("runs one worker a core by default, at most MAX_AUTO_WORKERS, or the number asked", () => {
+    expect(loadConfig({}).workers).toBe(Math.min(availableParallelism(), MAX_AUTO_WORKERS));
+    expect(loadConfig({ ORGSIM_WORKERS: "auto" }).workers).toBe(Math.min(availableParallelism(), MAX_AUTO_WORKERS));
+    expect(loadConfig({ ORGSIM_WORKERS: "3" }).workers).toBe(3);
+    expect(() => loadConfig({ ORGSIM_WORKERS: "0" })).toThrow(/^ORGSIM_WORKERS must be "auto" or an integer from 1 to 64; got "0"$/);
+    expect(() => loadConfig({ ORGSIM_WORKERS: "all" })).toThrow(/ORGSIM_WORKERS/);
   });
 });

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 export interface ServeOptions {
   /** apps/server, where `src/main.ts` lives. */
   serverDir: string;
-  /** Added to this process's environment (backend, sample size...); PORT and HOST default to 0 and 127.0.0.1. */
+  /** Added to this process's environment (backend, sample size...); PORT, HOST and ORGSIM_WORKERS default to 0, 127.0.0.1 and 1. */
   env?: Record<string, string>;
   /** Gives up (and kills the server) when it is not ready by then. */
   timeoutMs?: number;
@@ -44,7 +44,8 @@ export async function startOrgsimServe(options: ServeOptions): Promise<ServeProc
   const started = performance.now();
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "src/main.ts", "serve"], {
     cwd: options.serverDir,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...options.env },
+    // One server process unless a test asks for more (ORGSIM_WORKERS): the suite starts many servers on two cores.
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ORGSIM_WORKERS: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { startOrgsimServe } from "@orgsim/testing/serve";
-import { type ProcessMemory, processMemory } from "./system";
+import { type ProcessMemory, processTreeMemory } from "./system";
 
 /** "embedded-exact": the embedded backend with ORGSIM_VECTOR_INDEX=exact (every ranking scans): the exact reference, and the embedded backend before its graphs. */
 export type BackendName = "embedded" | "embedded-exact" | "elasticsearch";
@@ -42,12 +42,13 @@ export async function startServer(repo: string, target: BackendTarget, timeoutMs
   const server = await startOrgsimServe({
     nodeArgs,
     serverDir: serverDir(repo),
-    env: { ...backendEnv(target), ORGSIM_SAMPLE_SIZE: "0", ORGSIM_SHUTDOWN_TIMEOUT_MS: "5000" },
+    // The product's default worker count (one a core) unless the bench is told otherwise.
+    env: { ...backendEnv(target), ORGSIM_SAMPLE_SIZE: "0", ORGSIM_SHUTDOWN_TIMEOUT_MS: "5000", ORGSIM_WORKERS: process.env.ORGSIM_WORKERS || "auto" },
     timeoutMs,
     keepOutputChars: 100_000,
   });
   const pid = server.child.pid as number;
-  return { baseUrl: server.baseUrl, pid, startSeconds: server.startSeconds, memory: () => processMemory(pid), output: server.output, stop: server.stop };
+  return { baseUrl: server.baseUrl, pid, startSeconds: server.startSeconds, memory: () => processTreeMemory(pid), output: server.output, stop: server.stop };
 }
 
 export interface ImportRun {

@@ -94,6 +94,31 @@ export function processMemory(pid: number): ProcessMemory | null {
   }
 }
 
+/** The memory of a process and all its descendants (a server's cluster workers), summed (shared pages count once per process), or null. */
+export function processTreeMemory(pid: number): ProcessMemory | null {
+  const own = processMemory(pid);
+  if (!own) return null;
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // the process exited meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  const sum = { rss_mib: 0, peak_rss_mib: 0, anon_mib: 0, file_mib: 0 };
+  for (const memory of tree.map(processMemory)) {
+    if (!memory) continue;
+    for (const key of Object.keys(sum) as (keyof ProcessMemory)[]) sum[key] += memory[key];
+  }
+  return sum;
+}
+
 /** Bytes used on disk under a path (allocated blocks, as `du` counts). */
 export function diskUsage(path: string): number {
   if (!existsSync(path)) return 0;

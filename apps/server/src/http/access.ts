@@ -12,7 +12,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Access } from "@orgsim/api";
 import { type AccessMode, type AccessService, OrgsimError, openPrincipal, type Principal, unauthorized } from "@orgsim/core";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import cluster from "node:cluster";
+import { type RateLimiterAbstract, RateLimiterCluster, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 export interface AccessPolicyOptions {
   /** Whether the server listens on loopback only (then it may run open). */
@@ -86,15 +87,17 @@ async function principalOf(req: IncomingMessage, access: AccessService, currentM
 }
 
 /**
- * Counts a request against its key's budget of requests a minute (one limiter per distinct limit)
+ * Counts a request against its key's budget of requests a minute (one limiter per distinct limit, shared by a cluster's workers)
  * and tells the caller where it stands (IETF RateLimit headers); throws RATE_LIMITED when spent.
  */
 function rateLimiter(defaultPerMinute: number) {
-  const limiters = new Map<number, RateLimiterMemory>();
+  const limiters = new Map<number, RateLimiterAbstract>();
   const limiterFor = (perMinute: number) => {
     let limiter = limiters.get(perMinute);
     if (!limiter) {
-      limiter = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: `rpm${perMinute}` });
+      const options = { points: perMinute, duration: 60, keyPrefix: `rpm${perMinute}` };
+      // In a cluster the primary counts for every worker (see ../cluster.ts).
+      limiter = cluster.isWorker ? new RateLimiterCluster(options) : new RateLimiterMemory(options);
       limiters.set(perMinute, limiter);
     }
     return limiter;

@@ -1,0 +1,140 @@
+/**
+ * ORGSIM_WORKERS=2: two server processes on one port answer as one server, over real HTTP. The
+ * primary hands each new connection to the next worker in turn, so requests made on connections
+ * of their own reach both workers.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ServerProcess, spawnServer, waitFor } from "./failures-support";
+import { orgsimCommand, removeDir, sampleOrganizations } from "./harness";
+
+const WORKERS = { ORGSIM_WORKERS: "2" };
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+/** One REST request on a connection of its own (no keep-alive): the next worker in turn answers it. */
+function fresh(server: ServerProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${server.baseUrl}/v1${path}`,
+      { method, agent: false, headers: { connection: "close", ...(payload ? { "content-type": "application/json" } : {}), ...headers } },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+/** The same request on `times` connections of their own, one after another. */
+async function everywhere(server: ServerProcess, times: number, method: string, path: string, headers?: Record<string, string>): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (let i = 0; i < times; i++) answers.push(await fresh(server, method, path, undefined, headers));
+  return answers;
+}
+
+/** The primary's worker processes (its other children, such as the TypeScript loader's esbuild, left out). */
+function workerPids(server: ServerProcess): number[] {
+  const listing = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(server.child.pid)], { encoding: "utf8" }).stdout;
+  return listing
+    .split("\n")
+    .filter((line) => line.includes("main.ts serve"))
+    .map((line) => Number.parseInt(line.trim(), 10));
+}
+
+describe("two worker processes on one port", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "orgsim-workers-"));
+  const organizations = sampleOrganizations().slice(0, 30);
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await spawnServer(dataDir, WORKERS);
+    expect((await fresh(server, "POST", "/organizations/bulk", { organizations })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await server?.kill();
+    removeDir(dataDir);
+  });
+
+  it("says how many workers run, and runs them", () => {
+    expect(server.output()).toMatch(/Workers\s+2 processes on one port/);
+    expect(workerPids(server)).toHaveLength(2);
+  });
+
+  it("shows every worker a write, a replacement and a delete made through another at once, in searches too", async () => {
+    const added = { ...(organizations[5] as (typeof organizations)[number]), id: 9001, name: "Quokkaworks", description: "Quokka habitat sensors for zoos." };
+    expect((await fresh(server, "PUT", "/organizations/9001", added)).status).toBe(200);
+    expect((await fresh(server, "DELETE", `/organizations/${organizations[0]?.id}`)).status).toBe(204);
+    const similar = await everywhere(server, 4, "GET", `/search/organizations/${organizations[1]?.id}/similar?limit=50`);
+    for (const answer of similar) {
+      const ids = answer.body.data.map((o: { id: number }) => o.id);
+      expect(ids).toContain(9001);
+      expect(ids).not.toContain(organizations[0]?.id);
+      expect(ids).toEqual(similar[0]?.body.data.map((o: { id: number }) => o.id));
+    }
+    for (const answer of await everywhere(server, 4, "GET", "/search/organizations/similar?description=quokka+habitat&limit=1")) {
+      expect(answer.body.data[0]?.id).toBe(9001);
+    }
+  });
+
+  it("follows a page cursor made by one worker on another", async () => {
+    const first = await fresh(server, "GET", "/search/organizations/similar?description=software&limit=5");
+    const cursor = encodeURIComponent(first.body.meta.next_cursor);
+    const next = await everywhere(server, 4, "GET", `/search/organizations/similar?description=software&limit=5&cursor=${cursor}`);
+    for (const answer of next) expect(answer.status).toBe(200);
+    expect(new Set(next.map((a) => JSON.stringify(a.body.data.map((o: { id: number }) => o.id)))).size).toBe(1);
+  });
+
+  it("replaces a worker killed with SIGKILL, and keeps answering", async () => {
+    const before = workerPids(server);
+    process.kill(before[0] as number, "SIGKILL");
+    const after = await waitFor("a replacement worker", () => {
+      const pids = workerPids(server);
+      return pids.length === 2 && !pids.includes(before[0] as number) ? pids : undefined;
+    });
+    expect(after).toContain(before[1]);
+    await waitFor("the replacement to answer", async () => {
+      const answers = await everywhere(server, 4, "GET", "/search/organizations/similar?description=quokka+habitat&limit=1");
+      return answers.every((a) => a.status === 200 && a.body.data[0]?.id === 9001) ? true : undefined;
+    });
+  });
+
+  it("drains and stops every worker at SIGTERM, exiting 0", async () => {
+    const pids = workerPids(server);
+    server.child.kill("SIGTERM");
+    expect((await server.exited).code).toBe(0);
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe("an API key's rate limit across two workers", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "orgsim-workers-keys-"));
+  let server: ServerProcess;
+  let token: string;
+
+  beforeAll(async () => {
+    const created = await orgsimCommand(["keys", "create", "--tenant", "acme", "--scopes", "search:read", "--rate-limit", "4", "--json"], dataDir);
+    token = JSON.parse(created.stdout).token;
+    server = await spawnServer(dataDir, WORKERS);
+  });
+  afterAll(async () => {
+    await server?.kill();
+    removeDir(dataDir);
+  });
+
+  it("is one budget for the server, not one per worker", async () => {
+    const answers = await everywhere(server, 8, "GET", "/search/organizations/similar?description=software&limit=1", { authorization: `Bearer ${token}` });
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
+  });
+});
