@@ -22,6 +22,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { countriesInRegion, type OrganizationRecord, type VectorModel } from "@orgsim/core";
 import { findRepoRoot } from "@orgsim/embeddings";
+import { loadConfig } from "@orgsim/runtime";
 import { seededRandom } from "@orgsim/sample-data";
 import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, saveReal } from "./data";
 import { deleteIndices, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
@@ -275,6 +276,7 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
       shared: args.shared,
       command,
       git_commit: results.machine.git_commit,
+      server_workers: loadConfig({ ORGSIM_WORKERS: process.env.ORGSIM_WORKERS }).workers,
     },
     filter_matches: matches,
     embedded: {

@@ -200,7 +200,8 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
       return `${name} c=${low} p50 / p95 / p99 | ${name} c=${high} p50 / p95 / p99 | ${name} req/s c=${low} / c=${high}`;
     });
     out.push(
-      `**${label}** (${n0(s.organizations)} organizations; broad filter matches ${pct(s.filter_matches.broad.share)}, restrictive ${pct(s.filter_matches.restrictive.share)}). Latency in ms.`,
+      `**${label}** (${n0(s.organizations)} organizations; broad filter matches ${pct(s.filter_matches.broad.share)}, restrictive ${pct(s.filter_matches.restrictive.share)}; ` +
+        `each orgsim server ${s.run.server_workers ? `ran ${s.run.server_workers} worker process${s.run.server_workers > 1 ? "es" : ""} (\`ORGSIM_WORKERS\`; the default is one a core)` : "ran one process (before `ORGSIM_WORKERS`)"}). Latency in ms.`,
       "",
       `| mode | filter | ranking | ${header.join(" | ")} |`,
       `|---|---|---|${backends.map(() => "---:|---:|---:|").join("")}`,
@@ -282,7 +283,7 @@ function recallSection({ scales }: ReportContext): string[] {
       "it and the approximate server the same REST request (vector ranking) and counts how many of the exact top 10 the approximate one returned " +
       "(an organization tied with the exact 10th score counts as found).",
     "",
-    "**Embedded backend** (HNSW graphs from usearch, f16, M 16, ef 64; candidates re-scored with the float vectors; restrictive filters and small stores scanned exactly):",
+    "**Embedded backend** (HNSW graphs from usearch, f16, connectivity 32, construction breadth 256, search breadth 128; 50 candidates, 256 for a query off the data such as a description's embedding; candidates re-scored with the float vectors; restrictive filters and small stores scanned exactly):",
     "",
     ...(embeddedColumns.length ? recallRows(embeddedColumns) : ["No scale measured yet."]),
     "",
@@ -334,7 +335,7 @@ function memorySection({ scales }: ReportContext): string[] {
   }
   out.push(
     "",
-    "RSS after the load runs. The embedded server keeps every vector in memory (float32, both kinds) and the documents in SQLite; Elasticsearch keeps the float vectors in `_source` " +
+    "RSS after the load runs, summed over the server's processes (each embedded worker holds its own memory index). The embedded server keeps every vector in memory (float32, both kinds) and the documents in SQLite; Elasticsearch keeps the float vectors in `_source` " +
       "and in its vector files plus the int8 copies and HNSW graphs, and its RSS counts the index files it has mapped.",
     "",
   );

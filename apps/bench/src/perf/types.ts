@@ -18,6 +18,8 @@ export interface RunInfo {
   command: string;
   seconds?: number;
   git_commit?: string | null;
+  /** Worker processes each orgsim server ran (ORGSIM_WORKERS); absent in runs before workers: one. */
+  server_workers?: number;
 }
 
 export interface ImportWithEmbedding {
