@@ -26,7 +26,7 @@ import { loadConfig } from "@orgsim/runtime";
 import { seededRandom } from "@orgsim/sample-data";
 import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, saveReal } from "./data";
 import { deleteIndices, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
-import { rawGraphSearch } from "./floor";
+import { rawGraphSearch, rawKnnSearch } from "./floor";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
 import { loadTest } from "./load-test";
 import {
@@ -260,6 +260,8 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   const load = await loadRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, queries);
   const floor = rawGraphSearch(dataDir, queries.ids, model.dimension);
   log(`embedded floor: usearch's own top-10 search on the profile graph, p50 ${floor.latency_ms.p50} ms, p99 ${floor.latency_ms.p99} ms`);
+  const esFloor = await rawKnnSearch(node.url, prefix, dataDir, queries.ids);
+  log(`elasticsearch floor: its own kNN _search (ids only), p50 ${esFloor.latency_ms.p50} ms, p99 ${esFloor.latency_ms.p99} ms`);
 
   const esMemoryAfterLoad = elastic.memory();
   const jvmAfterLoad = await jvmStats(node);
@@ -296,6 +298,7 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
       server_memory_after_load: esMemoryAfterLoad,
       jvm_after_start: jvmStart,
       jvm_after_load: jvmAfterLoad,
+      raw_knn_search: esFloor,
       force_merged: merged,
     },
     recall,

@@ -238,6 +238,19 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
       "",
     );
   }
+  const esFloors = scales.filter(([, s]) => s.elasticsearch.raw_knn_search);
+  if (esFloors.length) {
+    const describe = ([l, s]: [string, ScaleResult]) => {
+      const raw = s.elasticsearch.raw_knn_search?.latency_ms;
+      const server = loadRow(s, "elasticsearch", "organization", "none", "vector", low)?.latency_ms.p50;
+      return `${l} ${raw?.p50} / ${raw?.p99}, the server's similar-to-organization (vector, no filter, c=${low}) p50 is ${server && raw ? `${f1(server / raw.p50)}×` : "–"} that`;
+    };
+    out.push(
+      "Elasticsearch's floor: its own kNN `_search` with the server's settings (k 20, 500 candidates, int8 re-scoring, ties by id, the organization excluded; ids only, no `_source`), " +
+        `one query at a time over a kept-alive connection from the bench process, for the same organizations (p50 / p99 ms): ${esFloors.map(describe).join("; ")}.`,
+      "",
+    );
+  }
   out.push(
     '"embedded, exact scan" is the same embedded server with `ORGSIM_VECTOR_INDEX=exact`: every ranking scans the rows that pass the filter, as the embedded backend did before its HNSW graphs. ' +
       "Scales measured before the graphs existed have no such column, and their embedded column is that exact scan.",
