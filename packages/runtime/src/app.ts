@@ -1,4 +1,6 @@
 /** Wires adapters into the core services: the composition root shared by every entry point. */
+import cluster from "node:cluster";
+import { availableParallelism } from "node:os";
 import { openElasticsearchBackend } from "@orgsim/backend-elasticsearch";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import {
@@ -104,7 +106,10 @@ export async function openKeyStore(config: Config): Promise<{ access: AccessServ
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   if (config.cursorSecret) setCursorSecret(config.cursorSecret);
-  const embedder = await createEmbedder({ modelId: config.modelId, modelDir: config.modelDir });
+  // A server's worker processes share the cores: each gives the model its share, not all of them
+  // (oversubscribed, they slowed each other down). Lone processes (one server, an import) take the default.
+  const threads = cluster.isWorker ? Math.max(1, Math.floor(Math.min(availableParallelism(), 4) / config.workers)) : undefined;
+  const embedder = await createEmbedder({ modelId: config.modelId, modelDir: config.modelDir, threads });
   const backend = await openBackend(config, embedder.dimension, options).catch(async (error) => {
     await embedder.close();
     throw error;
