@@ -121,7 +121,7 @@ describe("with API keys", () => {
 
     const client = await mcpClient(g);
     try {
-      const result = (await client.callTool({ name: "get_collection", arguments: { id: mine.id } })) as any;
+      const result = (await client.callTool({ name: "get_collection", arguments: { collection_id: mine.id } })) as any;
       expect(result.isError).toBe(true);
       expect(result._meta["orgsim/error"].code).toBe("NOT_FOUND");
       const listed = (await client.callTool({ name: "list_collections", arguments: {} })) as any;
@@ -152,7 +152,7 @@ describe("with API keys", () => {
     expect((await api(server, "GET", `/collections/${mine.id}`, undefined, keys.acme.token)).status).toBe(200);
     const client = await mcpClient(keys.acme.token);
     try {
-      const seen = (await client.callTool({ name: "get_collection", arguments: { id: mine.id } })) as any;
+      const seen = (await client.callTool({ name: "get_collection", arguments: { collection_id: mine.id } })) as any;
       expect(seen.structuredContent.data.name).toBe("Shared in acme");
     } finally {
       await client.close();

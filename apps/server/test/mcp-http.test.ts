@@ -51,7 +51,7 @@ describe("MCP over Streamable HTTP", () => {
     const b = await connect();
     try {
       const created = (await a.callTool({ name: "create_collection", arguments: { name: "Shared" } })) as any;
-      const seen = (await b.callTool({ name: "get_collection", arguments: { id: created.structuredContent.data.id } })) as any;
+      const seen = (await b.callTool({ name: "get_collection", arguments: { collection_id: created.structuredContent.data.id } })) as any;
       expect(seen.structuredContent.data.name).toBe("Shared");
       const mismatch = errorOf((await b.callTool({ name: "create_collection", arguments: { name: "x".repeat(201) } })) as any);
       expect(mismatch.code).toBe("VALIDATION_FAILED");

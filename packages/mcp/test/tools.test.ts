@@ -61,7 +61,7 @@ describe("tools/list", () => {
     expect(search.description).toContain("list_categories");
 
     const add = tools.find((t) => t.name === "add_collection_item")!;
-    expect(add.inputSchema.required).toEqual(["entity_type", "entity_id", "id"]);
+    expect(add.inputSchema.required).toEqual(["entity_type", "entity_id", "collection_id"]);
     expect((add.inputSchema as any).definitions.EntityType.enum).toEqual(["organization", "product", "person", "address", "funding_round"]);
     expect(add.description).toContain("ENTITY_TYPE_MISMATCH");
   });
@@ -227,27 +227,32 @@ describe("collections through tools", () => {
     expect(created.data).toMatchObject({ name: "Robotics shortlist", entity_type: null, item_count: 0 });
     const list = await ok(client, "list_collections", {});
     expect(list.data.map((c: any) => c.id)).toContain(created.data.id);
-    const got = await call(client, "get_collection", { id: created.data.id });
+    const got = await call(client, "get_collection", { collection_id: created.data.id });
     expect(got.structuredContent.data).toEqual(created.data);
     expect(text(got)).toContain("no type yet");
-    expect(toolError(await call(client, "get_collection", { id: "col_missing" })).code).toBe("NOT_FOUND");
-    const badId = toolError(await call(client, "get_collection", { id: "robotics" }));
+    expect(toolError(await call(client, "get_collection", { collection_id: "col_missing" })).code).toBe("NOT_FOUND");
+    const badId = toolError(await call(client, "get_collection", { collection_id: "robotics" }));
     expect(badId).toMatchObject({ code: "VALIDATION_FAILED" });
-    expect(badId.first).toContain("id: a collection id looks like col_");
+    expect(badId.first).toContain("collection_id: a collection id looks like col_");
   });
 
   it("keeps the one-type rule: an organization, then a person, is ENTITY_TYPE_MISMATCH naming both types", async () => {
     const collection = (await ok(client, "create_collection", { name: "One type" })).data;
-    const added = await ok(client, "add_collection_item", { id: collection.id, entity_type: "organization", entity_id: String(ids[0]), tags: ["robots"] });
+    const added = await ok(client, "add_collection_item", {
+      collection_id: collection.id,
+      entity_type: "organization",
+      entity_id: String(ids[0]),
+      tags: ["robots"],
+    });
     expect(added.meta.created).toBe(true);
     expect(added.data).toMatchObject({ collection_id: collection.id, entity_type: "organization", entity_id: String(ids[0]), tags: ["robots"] });
 
-    const again = await ok(client, "add_collection_item", { id: collection.id, entity_type: "organization", entity_id: String(ids[0]) });
+    const again = await ok(client, "add_collection_item", { collection_id: collection.id, entity_type: "organization", entity_id: String(ids[0]) });
     expect(again.meta.created).toBe(false);
     expect(again.data.id).toBe(added.data.id);
 
     const person = await call(client, "add_collection_item", {
-      id: collection.id,
+      collection_id: collection.id,
       entity_type: "person",
       entity_id: "ada-lovelace",
       entity: { full_name: "Ada Lovelace", title: "CTO" },
@@ -257,11 +262,11 @@ describe("collections through tools", () => {
     expect(error.first).toBe("ENTITY_TYPE_MISMATCH: This collection holds organization items; cannot add person");
     expect(error.details).toMatchObject({ collection_entity_type: "organization", item_entity_type: "person" });
     expect(person.structuredContent).toBeUndefined();
-    expect((await ok(client, "get_collection", { id: collection.id })).data).toMatchObject({ entity_type: "organization", item_count: 1 });
+    expect((await ok(client, "get_collection", { collection_id: collection.id })).data).toMatchObject({ entity_type: "organization", item_count: 1 });
 
     // A collection created with a type refuses others from the start.
     const people = (await ok(client, "create_collection", { name: "People", entity_type: "person" })).data;
-    const org = toolError(await call(client, "add_collection_item", { id: people.id, entity_type: "organization", entity_id: String(ids[0]) }));
+    const org = toolError(await call(client, "add_collection_item", { collection_id: people.id, entity_type: "organization", entity_id: String(ids[0]) }));
     expect(org.first).toBe("ENTITY_TYPE_MISMATCH: This collection holds person items; cannot add organization");
   });
 
@@ -270,83 +275,85 @@ describe("collections through tools", () => {
     const org = (i: number) => ({ entity_type: "organization", entity_id: String(ids[i]) });
 
     const mixed = toolError(
-      await call(client, "bulk_add_collection_items", { id: collection.id, items: [org(0), { entity_type: "person", entity_id: "p1" }, org(1)] }),
+      await call(client, "bulk_add_collection_items", { collection_id: collection.id, items: [org(0), { entity_type: "person", entity_id: "p1" }, org(1)] }),
     );
     expect(mixed.code).toBe("ENTITY_TYPE_MISMATCH");
     expect(mixed.first).toContain("organization");
     expect(mixed.first).toContain("person");
     expect(mixed.details.failing_indexes).toEqual([1]);
-    expect((await ok(client, "get_collection", { id: collection.id })).data).toMatchObject({ entity_type: null, item_count: 0 });
+    expect((await ok(client, "get_collection", { collection_id: collection.id })).data).toMatchObject({ entity_type: null, item_count: 0 });
 
     const missing = toolError(
-      await call(client, "bulk_add_collection_items", { id: collection.id, items: [org(0), { entity_type: "organization", entity_id: "99999" }] }),
+      await call(client, "bulk_add_collection_items", { collection_id: collection.id, items: [org(0), { entity_type: "organization", entity_id: "99999" }] }),
     );
     expect(missing.code).toBe("VALIDATION_FAILED");
     expect(missing.details.failing_indexes).toEqual([1]);
 
     const invalid = toolError(
       await call(client, "bulk_add_collection_items", {
-        id: collection.id,
+        collection_id: collection.id,
         items: [org(0), org(1), { entity_type: "organization", entity_id: "not-a-number" }, { ...org(2), entity: { name: "X", ceo: "?" } }],
       }),
     );
     expect(invalid.code).toBe("VALIDATION_FAILED");
     expect(invalid.details.failing_indexes).toEqual([2, 3]);
     expect(invalid.first).toContain("items.2.entity_id");
-    expect((await ok(client, "get_collection", { id: collection.id })).data.item_count).toBe(0);
+    expect((await ok(client, "get_collection", { collection_id: collection.id })).data.item_count).toBe(0);
 
-    await ok(client, "add_collection_item", { id: collection.id, ...org(0) });
-    const bulk = await call(client, "bulk_add_collection_items", { id: collection.id, items: ids.slice(0, 5).map((_, i) => org(i)) });
+    await ok(client, "add_collection_item", { collection_id: collection.id, ...org(0) });
+    const bulk = await call(client, "bulk_add_collection_items", { collection_id: collection.id, items: ids.slice(0, 5).map((_, i) => org(i)) });
     expect(bulk.structuredContent.meta).toEqual({ created: 4, existing: 1, not_shown: 0 });
     expect(bulk.structuredContent.data.map((i: any) => i.entity_id)).toEqual(ids.slice(0, 5).map(String));
     expect(text(bulk)).toContain("4 added, 1 already there");
 
-    const empty = toolError(await call(client, "bulk_add_collection_items", { id: collection.id, items: [] }));
+    const empty = toolError(await call(client, "bulk_add_collection_items", { collection_id: collection.id, items: [] }));
     expect(empty.first).toContain("items");
   });
 
   it("lists items compact or full with cursors, updates and deletes them", async () => {
     const collection = (await ok(client, "create_collection", { name: "Items" })).data;
     await ok(client, "bulk_add_collection_items", {
-      id: collection.id,
+      collection_id: collection.id,
       items: ids.slice(0, 5).map((id, i) => ({ entity_type: "organization", entity_id: String(id), entity: { name: `Org ${i}` }, notes: "x".repeat(500) })),
     });
 
-    const first = await ok(client, "list_collection_items", { id: collection.id, limit: 2 });
+    const first = await ok(client, "list_collection_items", { collection_id: collection.id, limit: 2 });
     expect(first.data).toHaveLength(2);
     expect(first.data[0]).toMatchObject({ entity_type: "organization", label: expect.stringMatching(/^Org \d$/) });
     expect(first.data[0].notes.length).toBeLessThanOrEqual(ONE_LINE_MAX);
     expect(first.data[0].created_at).toBeUndefined();
-    const rest = await ok(client, "list_collection_items", { id: collection.id, limit: 10, cursor: first.meta.next_cursor });
+    const rest = await ok(client, "list_collection_items", { collection_id: collection.id, limit: 10, cursor: first.meta.next_cursor });
     expect(rest.data).toHaveLength(3);
     expect(rest.meta.next_cursor).toBeNull();
     const labels = [...first.data, ...rest.data].map((i: any) => i.label).sort();
     expect(labels).toEqual(["Org 0", "Org 1", "Org 2", "Org 3", "Org 4"]);
 
-    const full = await ok(client, "list_collection_items", { id: collection.id, detail: "full" });
+    const full = await ok(client, "list_collection_items", { collection_id: collection.id, detail: "full" });
     expect(full.data.map((i: any) => i.id)).toEqual([...first.data, ...rest.data].map((i: any) => i.id));
     expect(full.data[0]).toMatchObject({ entity: { name: expect.any(String) }, notes: "x".repeat(500), created_at: expect.any(String) });
 
     const item = full.data[0];
-    const updated = await ok(client, "update_collection_item", { id: collection.id, item_id: item.id, notes: "call back in May", tags: ["hot"] });
+    const updated = await ok(client, "update_collection_item", { collection_id: collection.id, item_id: item.id, notes: "call back in May", tags: ["hot"] });
     expect(updated.data).toMatchObject({ id: item.id, notes: "call back in May", tags: ["hot"], entity: item.entity });
-    const badSnapshot = toolError(await call(client, "update_collection_item", { id: collection.id, item_id: item.id, entity: { full_name: "A person" } }));
+    const badSnapshot = toolError(
+      await call(client, "update_collection_item", { collection_id: collection.id, item_id: item.id, entity: { full_name: "A person" } }),
+    );
     expect(badSnapshot.code).toBe("VALIDATION_FAILED");
     expect(badSnapshot.first).toContain("entity");
-    const fixedType = toolError(await call(client, "update_collection_item", { id: collection.id, item_id: item.id, entity_type: "person" }));
+    const fixedType = toolError(await call(client, "update_collection_item", { collection_id: collection.id, item_id: item.id, entity_type: "person" }));
     expect(fixedType.first).toContain('"entity_type"');
 
-    const deleted = await ok(client, "delete_collection_item", { id: collection.id, item_id: item.id });
+    const deleted = await ok(client, "delete_collection_item", { collection_id: collection.id, item_id: item.id });
     expect(deleted.data).toEqual({ collection_id: collection.id, item_id: item.id, deleted: true });
-    expect(toolError(await call(client, "delete_collection_item", { id: collection.id, item_id: item.id })).code).toBe("NOT_FOUND");
-    expect((await ok(client, "get_collection", { id: collection.id })).data.item_count).toBe(4);
+    expect(toolError(await call(client, "delete_collection_item", { collection_id: collection.id, item_id: item.id })).code).toBe("NOT_FOUND");
+    expect((await ok(client, "get_collection", { collection_id: collection.id })).data.item_count).toBe(4);
   });
 
   it("scopes collections to the server's tenant", async () => {
     const mine = (await ok(client, "create_collection", { name: "Mine" })).data;
     const other = await connect(harness.app, { principal: { ...openPrincipal(), tenant: "someone-else" } });
     try {
-      expect(toolError(await call(other, "get_collection", { id: mine.id })).code).toBe("NOT_FOUND");
+      expect(toolError(await call(other, "get_collection", { collection_id: mine.id })).code).toBe("NOT_FOUND");
       expect((await ok(other, "list_collections")).data).toEqual([]);
     } finally {
       await other.close();
@@ -439,5 +446,38 @@ describe("readiness", () => {
 
   it("loaded the sample it was given", async () => {
     expect(await harness.app.services.organizations.count()).toBe(SAMPLE_SIZE);
+  });
+});
+
+/** The first two sentences of a tool's description. */
+const leadOf = (tool: { description?: string }) =>
+  (tool.description ?? "")
+    .split(/(?<=\.) (?=[A-Z])/)
+    .slice(0, 2)
+    .join(" ");
+
+/**
+ * What an agent reads in tools/list to pick a tool: every description opens by saying, in at most
+ * two sentences, when to use the tool and what comes back, and every argument naming a collection
+ * is `collection_id`, never a bare `id` beside item, entity and organization ids.
+ */
+describe("the tool list as an agent reads it", () => {
+  it("names every collection argument collection_id: no tool takes a bare id", async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      const properties = Object.keys(tool.inputSchema.properties ?? {});
+      expect(properties, tool.name).not.toContain("id");
+      if (tool.name.includes("collection") && !["create_collection", "list_collections"].includes(tool.name))
+        expect(properties, tool.name).toContain("collection_id");
+    }
+  });
+
+  it("opens each description with when to use the tool and what it answers, in two sentences at most", async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      const lead = leadOf(tool);
+      expect(lead, tool.name).toMatch(/\b(Use it|Use this|when)\b/);
+      expect(lead, tool.name).toMatch(/\b(Returns|Answers|answers)\b/);
+    }
   });
 });

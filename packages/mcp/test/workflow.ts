@@ -78,17 +78,27 @@ export async function agentWorkflow(client: Client): Promise<WorkflowReport> {
   // Put them in a collection.
   const collection = (await use("create_collection", { name: "Automation shortlist" })).data;
   const bulk = await use("bulk_add_collection_items", {
-    id: collection.id,
+    collection_id: collection.id,
     items: [first, second].map((o) => ({ entity_type: "organization", entity_id: String(o.id) })),
   });
   expect(bulk.meta).toMatchObject({ created: 2, existing: 0 });
-  const added = await use("add_collection_item", { id: collection.id, entity_type: "organization", entity_id: String(third.id), tags: ["follow-up"] });
+  const added = await use("add_collection_item", {
+    collection_id: collection.id,
+    entity_type: "organization",
+    entity_id: String(third.id),
+    tags: ["follow-up"],
+  });
   expect(added.meta.created).toBe(true);
 
   // A person in an organization collection: a clear tool error naming both types.
   called.add("add_collection_item");
   const person = errorOf(
-    await call(client, "add_collection_item", { id: collection.id, entity_type: "person", entity_id: "jane-doe", entity: { full_name: "Jane Doe" } }),
+    await call(client, "add_collection_item", {
+      collection_id: collection.id,
+      entity_type: "person",
+      entity_id: "jane-doe",
+      entity: { full_name: "Jane Doe" },
+    }),
   );
   expect(person.code).toBe("ENTITY_TYPE_MISMATCH");
   expect(person.first).toBe("ENTITY_TYPE_MISMATCH: This collection holds organization items; cannot add person");
@@ -96,7 +106,7 @@ export async function agentWorkflow(client: Client): Promise<WorkflowReport> {
   // A mixed batch writes nothing and names the failing index.
   const mixed = errorOf(
     await call(client, "bulk_add_collection_items", {
-      id: collection.id,
+      collection_id: collection.id,
       items: [
         { entity_type: "organization", entity_id: String(similar.data[0].id) },
         { entity_type: "address", entity_id: "hq", entity: { city: "Lyon" } },
@@ -106,15 +116,15 @@ export async function agentWorkflow(client: Client): Promise<WorkflowReport> {
   expect(mixed.code).toBe("ENTITY_TYPE_MISMATCH");
   expect(mixed.details.failing_indexes).toEqual([1]);
 
-  expect((await use("get_collection", { id: collection.id })).data).toMatchObject({ entity_type: "organization", item_count: 3 });
+  expect((await use("get_collection", { collection_id: collection.id })).data).toMatchObject({ entity_type: "organization", item_count: 3 });
   expect((await use("list_collections")).data.map((c: { id: string }) => c.id)).toContain(collection.id);
-  const items = await use("list_collection_items", { id: collection.id, limit: 2 });
+  const items = await use("list_collection_items", { collection_id: collection.id, limit: 2 });
   expect(items.data).toHaveLength(2);
   expect(items.meta.next_cursor).toEqual(expect.any(String));
-  const updated = await use("update_collection_item", { id: collection.id, item_id: added.data.id, notes: "met at the fair" });
+  const updated = await use("update_collection_item", { collection_id: collection.id, item_id: added.data.id, notes: "met at the fair" });
   expect(updated.data.notes).toBe("met at the fair");
-  expect((await use("delete_collection_item", { id: collection.id, item_id: added.data.id })).data.deleted).toBe(true);
-  expect((await use("get_collection", { id: collection.id })).data.item_count).toBe(2);
+  expect((await use("delete_collection_item", { collection_id: collection.id, item_id: added.data.id })).data.deleted).toBe(true);
+  expect((await use("get_collection", { collection_id: collection.id })).data.item_count).toBe(2);
 
   // Bad input: a tool error naming the parameter, not a protocol error.
   const bad = errorOf(await call(client, "search_organizations_by_description", { description: "robots", limit: 500 }));

@@ -12,7 +12,10 @@ export const ONE_TYPE_RULE =
   "or else by its first item, for the collection's whole life (even when emptied). An item of another type is refused with ENTITY_TYPE_MISMATCH naming both types: " +
   "put it in another collection.";
 
-/** The core's collection id parameter, described for agents (same validation). */
+/**
+ * The core's collection id, as every tool takes it: named `collection_id` (a bare `id` beside
+ * item_id, entity_id and organization ids left agents guessing which id it was), same validation.
+ */
 export const collectionIdParam = () => CollectionRef.shape.id.meta({ description: "The collection's id (col_…), from create_collection or list_collections" });
 
 export const collectionTools = [
@@ -20,9 +23,10 @@ export const collectionTools = [
     name: "create_collection",
     title: "Create a collection",
     description:
-      "Create a named collection to keep organizations (or people, products, addresses, funding rounds) you want to come back to, e.g. a shortlist from a search. " +
+      "Use it to start a new named list (a shortlist, a saved set) of organizations, people, products, addresses or funding rounds to come back to. " +
+      "Returns the new collection: pass its id as collection_id to add_collection_item or bulk_add_collection_items. " +
       `Set entity_type now to fix the type, or leave it out and the first item fixes it. ${ONE_TYPE_RULE} ` +
-      "Each call creates a new collection (check list_collections first to reuse one). Returns the collection; use its id with add_collection_item or bulk_add_collection_items.",
+      "Each call creates a new collection (check list_collections first to reuse one).",
     input: CreateCollectionInput,
     output: z.object({ data: Collection }),
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
@@ -37,8 +41,8 @@ export const collectionTools = [
     name: "list_collections",
     title: "List collections",
     description:
-      "List your collections in the order they were created, with their entity type (null until the first item) and item count. " +
-      "Use it to find an existing collection's id before creating a new one.",
+      "Use it to see which collections (saved lists, shortlists) you have, e.g. to find one's id before adding to it or creating another. " +
+      "Returns your collections in the order they were created, with their entity type (null until the first item) and item count.",
     input: ListCollectionsInput.safeExtend({ limit: agentLimit(), cursor: ListCollectionsInput.shape.cursor.meta({ description: cursorDescription }) }),
     output: CollectionPage.extend({}),
     hints: READ_ONLY,
@@ -58,14 +62,14 @@ export const collectionTools = [
     name: "get_collection",
     title: "Get a collection",
     description:
-      "Get one collection by id: name, description, entity type (null until the first item) and item count. " +
-      "Use list_collection_items for its items. Unknown ids answer NOT_FOUND.",
-    input: CollectionRef.safeExtend({ id: collectionIdParam() }),
+      "Use it when you have a collection_id and want that collection's details: how many items it holds and of which entity type. " +
+      "Returns its name, description, entity type (null until the first item) and item count; list_collection_items gives the items themselves. Unknown ids answer NOT_FOUND.",
+    input: CollectionRef.omit({ id: true }).safeExtend({ collection_id: collectionIdParam() }),
     output: z.object({ data: Collection }),
     hints: READ_ONLY,
     scope: "collections:read",
-    async run({ id }, { services, principal }) {
-      const collection = await services.collections.get(principal.tenant, id);
+    async run({ collection_id }, { services, principal }) {
+      const collection = await services.collections.get(principal.tenant, collection_id);
       return { structured: { data: collection }, text: collectionLine(collection) };
     },
   }),

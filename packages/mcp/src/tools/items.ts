@@ -1,7 +1,6 @@
 /** Collection items: list, add, bulk add, update, delete. Inputs and records are the core's. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  AddItemInput,
   BulkAddItemsInput,
   BulkAddResult,
   CollectionItem,
@@ -9,6 +8,7 @@ import {
   ItemPage,
   ItemRef,
   ListItemsInput,
+  NewItem,
   UpdateItemInput,
 } from "@orgsim/core";
 import { z } from "zod";
@@ -35,10 +35,11 @@ export const itemTools = [
     name: "list_collection_items",
     title: "List a collection's items",
     description:
-      "List the items of a collection, oldest first: compact by default (item id, entity type and id, a label from the snapshot, tags, notes cut to one line); " +
+      "Use it to see what is saved in a collection, given its collection_id. " +
+      "Returns its items, oldest first: compact by default (item id, entity type and id, a label from the snapshot, tags, notes cut to one line); " +
       `detail="full" adds the entity snapshot, whole notes and timestamps. limit is 1–${AGENT_MAX_PAGE_SIZE} (default 10); call again with cursor = meta.next_cursor for more.`,
-    input: ListItemsInput.safeExtend({
-      id: collectionIdParam(),
+    input: ListItemsInput.omit({ id: true }).safeExtend({
+      collection_id: collectionIdParam(),
       limit: agentLimit(),
       cursor: ListItemsInput.shape.cursor.meta({ description: cursorDescription }),
       detail: detailParam("compact"),
@@ -49,7 +50,7 @@ export const itemTools = [
     }),
     hints: READ_ONLY,
     scope: "collections:read",
-    async run({ id, detail, ...page }, { services, principal }) {
+    async run({ collection_id: id, detail, ...page }, { services, principal }) {
       const result = await services.collections.listItems(principal.tenant, id, page);
       const lines = [
         result.data.length === 0 && !page.cursor ? `Collection ${id} is empty.` : `${result.data.length} items of ${id}:`,
@@ -68,17 +69,19 @@ export const itemTools = [
     name: "add_collection_item",
     title: "Add an item to a collection",
     description:
-      'Add one entity to a collection, e.g. an organization found by a search (entity_type "organization", entity_id its id as a string). ' +
-      `${ONE_TYPE_RULE} Adding the same entity again returns the existing item (meta.created false) and changes nothing, so retrying is safe. ` +
+      'Use it to save one organization (or another entity) to a collection such as a shortlist, given its collection_id (entity_type "organization", entity_id its id as a string). ' +
+      "Returns the item; adding the same entity again returns the existing item (meta.created false) and changes nothing, so retrying is safe. " +
+      `${ONE_TYPE_RULE} ` +
       `${ENTITY_HELP} For several entities at once use bulk_add_collection_items.`,
-    input: AddItemInput.safeExtend({ id: collectionIdParam() }),
+    // The core's AddItemInput is NewItem with the collection's id: here that id is collection_id.
+    input: NewItem.safeExtend({ collection_id: collectionIdParam() }),
     output: z.object({
       data: CollectionItem,
       meta: z.object({ created: z.boolean().meta({ description: "false when the entity was already in the collection (the existing item is returned)" }) }),
     }),
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     scope: "collections:write",
-    async run({ id, ...item }, { services, principal }) {
+    async run({ collection_id: id, ...item }, { services, principal }) {
       const added = await services.collections.add(principal.tenant, id, item);
       const head = added.created ? `Added to ${id}:` : `Already in ${id} (nothing changed):`;
       return { structured: { data: added.item, meta: { created: added.created } }, text: `${head}\n${itemLine(added.item)}` };
@@ -89,17 +92,19 @@ export const itemTools = [
     name: "bulk_add_collection_items",
     title: "Add several items to a collection",
     description:
-      "Add 1–1,000 entities to a collection in one call, all or nothing: one invalid item, or an item whose type differs from the collection's or from the rest of the batch, " +
-      "writes nothing, and the error's details.failing_indexes lists the items to fix (0-based). Entities already in the collection are kept as they are (counted in meta.existing). " +
-      `${ONE_TYPE_RULE} ${ENTITY_HELP} The answer lists at most ${BULK_ITEMS_SHOWN} items in brief (meta.not_shown counts the rest; see list_collection_items).`,
-    input: BulkAddItemsInput.safeExtend({ id: collectionIdParam() }),
+      "Use it to save many entities (1–1,000) into a collection at once, given its collection_id. " +
+      `Returns how many were added and how many were already there (meta.created, meta.existing), with up to ${BULK_ITEMS_SHOWN} of the items in brief. ` +
+      "All or nothing: one invalid item, or an item whose type differs from the collection's or from the rest of the batch, " +
+      "writes nothing, and the error's details.failing_indexes lists the items to fix (0-based). Entities already in the collection are kept as they are. " +
+      `${ONE_TYPE_RULE} ${ENTITY_HELP} meta.not_shown counts the items not listed (see list_collection_items).`,
+    input: BulkAddItemsInput.omit({ id: true }).safeExtend({ collection_id: collectionIdParam() }),
     output: z.object({
       data: z.array(CompactItem),
       meta: BulkAddResult.shape.meta.extend({ not_shown: z.number().int().meta({ description: "Items added or found but not listed in data" }) }),
     }),
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     scope: "collections:write",
-    async run({ id, items }, { services, principal }) {
+    async run({ collection_id: id, items }, { services, principal }) {
       const added = await services.collections.addMany(principal.tenant, id, items);
       const created = added.filter((a) => a.created).length;
       const shown = added.slice(0, BULK_ITEMS_SHOWN).map((a) => a.item);
@@ -117,13 +122,14 @@ export const itemTools = [
     name: "update_collection_item",
     title: "Update a collection item",
     description:
-      "Replace an item's notes, tags or entity snapshot; fields you leave out stay as they are (null clears notes or the snapshot). " +
+      "Use it to change the notes, tags or entity snapshot of an item already in a collection. " +
+      "Returns the updated item; fields you leave out stay as they are (null clears notes or the snapshot). " +
       "entity_type and entity_id cannot change: to change the entity, delete the item and add another. The snapshot is checked against the item's type.",
-    input: UpdateItemInput.safeExtend({ id: collectionIdParam(), item_id: itemIdParam() }),
+    input: UpdateItemInput.omit({ id: true }).safeExtend({ collection_id: collectionIdParam(), item_id: itemIdParam() }),
     output: z.object({ data: CollectionItem }),
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     scope: "collections:write",
-    async run({ id, item_id, ...patch }, { services, principal }) {
+    async run({ collection_id: id, item_id, ...patch }, { services, principal }) {
       const item = await services.collections.updateItem(principal.tenant, id, item_id, patch);
       return { structured: { data: item }, text: `Updated in ${id}:\n${itemLine(item)}` };
     },
@@ -133,15 +139,15 @@ export const itemTools = [
     name: "delete_collection_item",
     title: "Remove an item from a collection",
     description:
-      "Remove one item from a collection (the entity itself is not touched). The collection keeps its entity type even when emptied. " +
-      "Removing an item that is not there answers NOT_FOUND.",
-    input: ItemRef.safeExtend({ id: collectionIdParam(), item_id: itemIdParam() }),
+      "Use it to remove one item from a collection (the entity itself is not touched). " +
+      "Returns the ids of the collection and the removed item; removing an item that is not there answers NOT_FOUND. The collection keeps its entity type even when emptied.",
+    input: ItemRef.omit({ id: true }).safeExtend({ collection_id: collectionIdParam(), item_id: itemIdParam() }),
     output: z.object({
       data: z.object({ collection_id: CollectionItem.shape.collection_id, item_id: CollectionItem.shape.id, deleted: z.literal(true) }),
     }),
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     scope: "collections:write",
-    async run({ id, item_id }, { services, principal }) {
+    async run({ collection_id: id, item_id }, { services, principal }) {
       await services.collections.deleteItem(principal.tenant, id, item_id);
       return { structured: { data: { collection_id: id, item_id, deleted: true as const } }, text: `Removed ${item_id} from ${id}.` };
     },

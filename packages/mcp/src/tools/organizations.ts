@@ -14,8 +14,9 @@ export const organizationTools = [
     name: "get_organization",
     title: "Get an organization",
     description:
-      "Get one organization by its orgsim id (the `id` of a search result), with its complete record by default: description, categories, customer description, " +
-      'metrics (employees, founding, funding and last round), headquarters and offices, contact and social links. detail="compact" gives the short form. ' +
+      "Use it to read one organization's full profile (headcount, funding, offices, contacts) once you know its orgsim id (the `id` of a search result). " +
+      "Returns its complete record by default: description, categories, customer description, metrics (employees, founding, funding and last round), " +
+      'headquarters and offices, contact and social links; detail="compact" gives the short form. ' +
       "Unknown ids answer NOT_FOUND.",
     input: GetOrganizationInput,
     output: z.object({ data: z.union([Organization, CompactOrganization]) }),
@@ -33,8 +34,9 @@ export const organizationTools = [
     name: "list_categories",
     title: "List business categories",
     description:
-      "List the product-category taxonomy (slug, name, sector). The `categories` filter of the search tools takes these slugs, and organizations' `categories` use them. " +
-      "Call it once before filtering by business type; it takes no arguments.",
+      "Use it once before filtering searches by business type or category. " +
+      "Returns the product-category taxonomy (slug, name, sector): the `categories` filter of the search tools takes these slugs, and organizations' `categories` use them. " +
+      "It takes no arguments.",
     input: z.strictObject({}),
     output: CategoryList.extend({}),
     hints: READ_ONLY,

@@ -75,9 +75,9 @@ export const searchTools = [
     name: "search_organizations_by_description",
     title: "Search organizations by business description",
     description:
-      "Find organizations whose business is similar to a description in plain words (what they do, make or sell), e.g. " +
-      '"warehouse robots for grocery distribution". Use it when you have no particular organization in mind; ' +
-      "use find_similar_organizations when you know one organization's id, and search_organizations_by_customer_base to match on who the customers are. " +
+      'Use it to find companies by what they do, make or sell, described in plain words (e.g. "warehouse robots for grocery distribution"), when you have no particular organization in mind. ' +
+      "Returns the organizations whose business is most similar, best first. " +
+      "Use find_similar_organizations when you know one organization's id, and search_organizations_by_customer_base to match on who the customers are. " +
       `${FILTERS_HELP} ${PAGING_HELP}`,
     input: SimilarToDescriptionInput.safeExtend(agentOptions),
     output: SearchToolOutput,
@@ -92,8 +92,8 @@ export const searchTools = [
     name: "find_similar_organizations",
     title: "Find organizations similar to a known organization",
     description:
-      "Find organizations whose business profile is similar to a known organization's, given its orgsim id (from a search result or get_organization). " +
-      'Use it for "companies like X" once you have X\'s id; the organization itself is never in its own results. ' +
+      'Use it for lookalikes, "companies like X", once you have X\'s orgsim id (from a search result or get_organization). ' +
+      "Returns the organizations whose business profile is most similar to X's, best first, X itself never among them. " +
       "Unknown ids answer NOT_FOUND. " +
       `${FILTERS_HELP} ${PAGING_HELP}`,
     input: SimilarToOrganizationInput.safeExtend(agentOptions),
@@ -109,9 +109,8 @@ export const searchTools = [
     name: "search_organizations_by_customer_base",
     title: "Search organizations by customer base",
     description:
-      "Find organizations whose customers match a description of a customer base, e.g. " +
-      '"plant managers at mid-sized food manufacturers". Use it to find organizations selling to the same buyers (competitors for a market, partners, ' +
-      "lookalike vendors); it ranks organizations by their customer-base text, and organizations with no known customers are not candidates. " +
+      'Use it to find who sells to a kind of customer, described in plain words (e.g. "plant managers at mid-sized food manufacturers"): competitors for a market, partners, lookalike vendors. ' +
+      "Returns the organizations whose customer base matches best, first; organizations with no known customers are not candidates. " +
       `${FILTERS_HELP} ${PAGING_HELP}`,
     input: SimilarCustomersInput.safeExtend(agentOptions),
     output: SearchToolOutput,
