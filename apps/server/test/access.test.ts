@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createOrgsimClient, orgsimErrorOf } from "@orgsim/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, orgsimCommand, removeDir, startServer, type TestServer } from "./harness";
+import { api, orgsimCommand, query, removeDir, startServer, type TestServer } from "./harness";
 
 const dataDir = mkdtempSync(join(tmpdir(), "orgsim-access-"));
 let server: TestServer;
@@ -134,6 +134,59 @@ describe("with API keys", () => {
     expect(after.body).toMatchObject({ name: "Acme leads", item_count: 1 });
     const items = await api(server, "GET", `/collections/${mine.id}/items`, undefined, keys.acme.token);
     expect(items.body.data.map((i: any) => [i.entity_id, i.notes])).toEqual([["p1", null]]);
+  });
+
+  it("leaves out what the caller's collections hold (exclude_collection_ids) on REST, tRPC and MCP; another tenant's collection is a 404", async () => {
+    const token = keys.acme.token;
+    const ask = { description: "industrial robots for factories", limit: 10 };
+    const before = (await api(server, "GET", `/search/organizations/similar?${query(ask)}`, undefined, token)).body.data.map((o: { id: number }) => o.id);
+    const saved = (await api(server, "POST", "/collections", { name: "Seen" }, token)).body;
+    const items = before.slice(0, 3).map((id: number) => ({ entity_type: "organization", entity_id: String(id) }));
+    expect((await api(server, "POST", `/collections/${saved.id}/items/bulk`, { items }, token)).status).toBe(201);
+    const people = (await api(server, "POST", "/collections", { name: "People", entity_type: "person" }, token)).body;
+    const expected = (await api(server, "GET", `/search/organizations/similar?${query({ ...ask, exclude_ids: before.slice(0, 3) })}`, undefined, token)).body
+      .data;
+
+    const viaRest = await api(
+      server,
+      "GET",
+      `/search/organizations/similar?${query({ ...ask, exclude_collection_ids: [saved.id, people.id] })}`,
+      undefined,
+      token,
+    );
+    expect(viaRest.status, JSON.stringify(viaRest.body)).toBe(200);
+    expect(viaRest.body.data.map((o: { id: number }) => o.id)).toEqual(expected.map((o: { id: number }) => o.id));
+    expect(viaRest.body.data).toHaveLength(10);
+    const viaTrpc = await createOrgsimClient({ url: server.baseUrl, apiKey: token }).search.similarToDescription.query({
+      ...ask,
+      exclude_collection_ids: [saved.id],
+    });
+    expect(viaTrpc.data.map((o) => o.id)).toEqual(expected.map((o: { id: number }) => o.id));
+    const client = await mcpClient(token);
+    try {
+      const viaMcp = (await client.callTool({ name: "search_organizations_by_description", arguments: { ...ask, exclude_collection_ids: [saved.id] } })) as any;
+      expect(viaMcp.structuredContent.data.map((o: { id: number }) => o.id)).toEqual(expected.map((o: { id: number }) => o.id));
+    } finally {
+      await client.close();
+    }
+
+    const theirs = await api(
+      server,
+      "GET",
+      `/search/organizations/similar?${query({ ...ask, exclude_collection_ids: saved.id })}`,
+      undefined,
+      keys.globex.token,
+    );
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error).toMatchObject({ code: "NOT_FOUND" });
+    expect(theirs.body.error.message).toContain(saved.id);
+    const malformed = await api(server, "GET", `/search/organizations/similar?${query({ ...ask, exclude_collection_ids: "robots" })}`, undefined, token);
+    expect(malformed.status).toBe(400);
+    expect(JSON.stringify(malformed.body.error)).toContain("exclude_collection_ids");
+    const tooMany = Array.from({ length: 21 }, (_, i) => `col_${i}`);
+    expect((await api(server, "GET", `/search/organizations/similar?${query({ ...ask, exclude_collection_ids: tooMany })}`, undefined, token)).status).toBe(
+      400,
+    );
   });
 
   it("serves the typed client with its apiKey, and tells it why without one", async () => {

@@ -25,7 +25,7 @@ export type * from "./ports/organization-store";
 export type * from "./ports/collection-store";
 export type * from "./ports/api-key-store";
 // Services
-export { FUSION_DEPTH, SearchService, toStoreFilter } from "./services/search-service";
+export { FUSION_DEPTH, type SavedOrganizations, type SearchCaller, SearchService, toStoreFilter } from "./services/search-service";
 export { OrganizationService, MAX_BULK_ORGANIZATIONS } from "./services/organization-service";
 export { CollectionService } from "./services/collection-service";
 export { ReadableOrganizationStore } from "./services/readable-store";

@@ -117,10 +117,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Every read goes through the read schema: an unreadable stored record is left out, not fatal.
   const readableStore = new ReadableOrganizationStore(backend.organizations);
   const organizations = new OrganizationService(readableStore, embedder);
+  const collections = new CollectionService(backend.collections, readableStore);
   const services: Services = {
-    search: new SearchService(readableStore, embedder),
+    // exclude_collection_ids: a search leaves out what the caller's collections hold.
+    search: new SearchService(readableStore, embedder, collections),
     organizations,
-    collections: new CollectionService(backend.collections, readableStore),
+    collections,
   };
   let dataLoaded = false;
   let modelLoaded = true;

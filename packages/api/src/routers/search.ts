@@ -24,7 +24,7 @@ export const searchRouter = router({
     })
     .input(SimilarToOrganizationInput)
     .output(SearchResponse)
-    .query(({ ctx, input }) => ctx.services.search.similarToOrganization(input)),
+    .query(({ ctx, input }) => ctx.services.search.similarToOrganization(input, ctx)),
 
   similarToDescription: scoped("search:read")
     .meta({
@@ -40,7 +40,7 @@ export const searchRouter = router({
     })
     .input(SimilarToDescriptionInput)
     .output(SearchResponse)
-    .query(({ ctx, input }) => ctx.services.search.similarToDescription(input)),
+    .query(({ ctx, input }) => ctx.services.search.similarToDescription(input, ctx)),
 
   similarCustomers: scoped("search:read")
     .meta({
@@ -56,5 +56,5 @@ export const searchRouter = router({
     })
     .input(SimilarCustomersInput)
     .output(SearchResponse)
-    .query(({ ctx, input }) => ctx.services.search.similarCustomers(input)),
+    .query(({ ctx, input }) => ctx.services.search.similarCustomers(input, ctx)),
 });

@@ -103,6 +103,8 @@ export const NewItem = z
 export type NewItem = z.infer<typeof NewItem>;
 
 const collectionId = z.string().regex(/^col_[A-Za-z0-9_-]{1,64}$/, "a collection id looks like col_…");
+/** A collection's id, as every input naming a collection takes it. */
+export const CollectionId = collectionId;
 const itemId = z.string().regex(/^itm_[A-Za-z0-9_-]{1,64}$/, "an item id looks like itm_…");
 const pageLimit = intParam(z.number().int().min(1).max(100)).default(20);
 const cursor = z.string().max(2000).optional();

@@ -6,18 +6,21 @@
 import { z } from "zod";
 
 /** A list that also accepts one value or a comma-separated string. */
-export const listParam = <T extends z.ZodType>(item: T) =>
-  z.preprocess((value) => {
-    const values = Array.isArray(value) ? value : value === undefined ? undefined : [value];
-    return values?.flatMap((v) =>
-      typeof v === "string"
-        ? v
-            .split(",")
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : [v],
-    );
-  }, z.array(item));
+export const listParam = <T extends z.ZodType>(item: T, max?: number) =>
+  z.preprocess(
+    (value) => {
+      const values = Array.isArray(value) ? value : value === undefined ? undefined : [value];
+      return values?.flatMap((v) =>
+        typeof v === "string"
+          ? v
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [v],
+      );
+    },
+    max === undefined ? z.array(item) : z.array(item).max(max),
+  );
 
 /** A boolean that also accepts "true"/"false" (and "1"/"0"), never treating "false" as true. */
 export const boolParam = () =>

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { isRegionSlug, isSubdivisionCode, normalizeCountry } from "../domain/geo";
 import { EMPLOYEE_RANGES, FUNDING_STAGES } from "../domain/metrics";
+import { CollectionId } from "./collections";
 import { categorySlug, OrganizationResult } from "./organization";
 import { boolParam, intParam, isoDate, listParam, numberParam, organizationId } from "./params";
 
@@ -43,6 +44,9 @@ const regionCode = z
 
 const year = () => intParam(z.number().int().min(1600).max(2100));
 
+/** How many collections one search may leave out the organizations of. */
+export const MAX_EXCLUDED_COLLECTIONS = 20;
+
 /** The standard filters and paging every search takes. */
 export const searchFilterShape = {
   countries: listParam(countryCode).optional().meta({ description: "Headquarters (or any office, with hq_only=false) in one of these countries" }),
@@ -58,6 +62,11 @@ export const searchFilterShape = {
   last_funding_to: isoDate().optional().meta({ description: "Latest round announced on or before this date" }),
   hq_only: boolParam().default(true).meta({ description: "true: location filters look at the headquarters only; false: at any office" }),
   exclude_ids: listParam(intParam(z.number().int().positive())).optional().meta({ description: "Organization ids to leave out" }),
+  exclude_collection_ids: listParam(CollectionId, MAX_EXCLUDED_COLLECTIONS)
+    .optional()
+    .meta({
+      description: `Up to ${MAX_EXCLUDED_COLLECTIONS} collections of yours (col_…): the organizations they hold are left out, so what you saved is not shown again`,
+    }),
   min_score: numberParam(z.number().min(-1).max(1)).optional().meta({ description: "Floor on similarity.score" }),
   ranking: z
     .enum(RANKINGS)

@@ -5,6 +5,9 @@ import type { OrganizationStore } from "../ports/organization-store";
 import { type Collection, type CollectionItem, ENTITY_SNAPSHOTS, type NewItem } from "../schemas/collections";
 import type { EntityType } from "../domain/metrics";
 
+/** Items read at a time when collecting the organizations collections hold. */
+const HELD_PAGE = 100;
+
 export class CollectionService {
   constructor(
     private readonly store: CollectionStore,
@@ -45,6 +48,23 @@ export class CollectionService {
 
   async listItems(tenant: string, id: string, page: { limit: number; cursor?: string }): Promise<Page<CollectionItem>> {
     return found(await this.store.listItems(tenant, id, page), "collection", id);
+  }
+
+  /**
+   * The organizations the tenant's collections `ids` hold (their organization items; other types
+   * hold none), for a search to leave out. A collection that is not the tenant's is NOT_FOUND.
+   */
+  async organizationIdsIn(tenant: string, ids: readonly string[]): Promise<number[]> {
+    const held = new Set<number>();
+    for (const id of new Set(ids)) {
+      let cursor: string | undefined;
+      do {
+        const page = found(await this.store.listItems(tenant, id, { limit: HELD_PAGE, cursor }), "collection", id);
+        for (const item of page.data) if (item.entity_type === "organization") held.add(Number(item.entity_id));
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+    }
+    return [...held];
   }
 
   async getItem(tenant: string, id: string, itemId: string): Promise<CollectionItem> {

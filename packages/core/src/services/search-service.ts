@@ -63,17 +63,29 @@ interface SearchRun {
   text: string;
   kind: VectorKind;
   input: SearchFilterInput;
+  caller: SearchCaller | undefined;
 }
 
 const isOffset = (p: unknown): p is number => Number.isInteger(p) && (p as number) > 0 && (p as number) < MAX_RESULTS_DEPTH;
+
+/** Where `exclude_collection_ids` finds the organizations a caller saved (the CollectionService). */
+export interface SavedOrganizations {
+  organizationIdsIn(tenant: string, collectionIds: readonly string[]): Promise<number[]>;
+}
+
+/** Who asks: collections named by `exclude_collection_ids` must be this tenant's. */
+export interface SearchCaller {
+  tenant: string;
+}
 
 export class SearchService {
   constructor(
     private readonly store: OrganizationStore,
     private readonly embedder: Embedder,
+    private readonly saved: SavedOrganizations | null = null,
   ) {}
 
-  async similarToOrganization(input: SimilarToOrganizationInput): Promise<SearchResponse> {
+  async similarToOrganization(input: SimilarToOrganizationInput, caller?: SearchCaller): Promise<SearchResponse> {
     const started = performance.now();
     const [vector, organization] = await Promise.all([this.store.getVector(input.organization_id, "profile"), this.store.get(input.organization_id)]);
     if (!vector || !organization) throw OrgsimError.notFound("organization", input.organization_id);
@@ -82,21 +94,38 @@ export class SearchService {
     const withSelfExcluded = { ...filters, exclude_ids: [...(filters.exclude_ids ?? []), organization_id] };
     // Its words: the most distinctive terms of the text its profile vector embeds (MoreLikeThis), for hybrid ranking only.
     const text = input.ranking === "vector" ? "" : await this.distinctiveText(lexicalTextsOf(organization).profile ?? organization.name);
-    return this.run({ started, mode: "organization", query: organization_id, vector, text, kind: "profile", input: withSelfExcluded });
+    return this.run({ started, mode: "organization", query: organization_id, vector, text, kind: "profile", input: withSelfExcluded, caller });
   }
 
-  async similarToDescription(input: SimilarToDescriptionInput): Promise<SearchResponse> {
+  async similarToDescription(input: SimilarToDescriptionInput, caller?: SearchCaller): Promise<SearchResponse> {
     const started = performance.now();
     const { description, ...filters } = input;
     const vector = await this.embedQuery(description);
-    return this.run({ started, mode: "description", query: description, vector, text: description, kind: "profile", input: filters });
+    return this.run({ started, mode: "description", query: description, vector, text: description, kind: "profile", input: filters, caller });
   }
 
-  async similarCustomers(input: SimilarCustomersInput): Promise<SearchResponse> {
+  async similarCustomers(input: SimilarCustomersInput, caller?: SearchCaller): Promise<SearchResponse> {
     const started = performance.now();
     const { organization_customer, ...filters } = input;
     const vector = await this.embedQuery(organization_customer);
-    return this.run({ started, mode: "customers", query: organization_customer, vector, text: organization_customer, kind: "customer", input: filters });
+    return this.run({
+      started,
+      mode: "customers",
+      query: organization_customer,
+      vector,
+      text: organization_customer,
+      kind: "customer",
+      input: filters,
+      caller,
+    });
+  }
+
+  /** `filter` leaving out the organizations the caller's collections hold too. */
+  private async withSavedExcluded(filter: OrganizationFilter, collectionIds: readonly string[] | undefined, caller: SearchCaller | undefined) {
+    if (!collectionIds?.length) return filter;
+    if (!this.saved || !caller) throw new OrgsimError("INTERNAL", "exclude_collection_ids needs the caller's tenant and the collections");
+    const held = await this.saved.organizationIdsIn(caller.tenant, collectionIds);
+    return held.length ? { ...filter, excludeIds: [...new Set([...(filter.excludeIds ?? []), ...held])] } : filter;
   }
 
   private async distinctiveText(text: string): Promise<string> {
@@ -112,7 +141,7 @@ export class SearchService {
     return vector;
   }
 
-  private async run({ started, mode, query, vector, text, kind, input }: SearchRun): Promise<SearchResponse> {
+  private async run({ started, mode, query, vector, text, kind, input, caller }: SearchRun): Promise<SearchResponse> {
     const { limit, cursor, ...filters } = input;
     const queryFingerprint = fingerprint([mode, query, filters]);
     const offset = cursor ? decodeCursor(cursor, queryFingerprint, isOffset) : 0;
@@ -121,7 +150,7 @@ export class SearchService {
       vector,
       text,
       kind,
-      filter: toStoreFilter(input),
+      filter: await this.withSavedExcluded(toStoreFilter(input), input.exclude_collection_ids, caller),
       // Scores are reported rounded to 6 decimals; a floor equal to a reported score must keep that organization.
       ...(input.min_score !== undefined ? { minScore: input.min_score - 5e-7 } : {}),
     };

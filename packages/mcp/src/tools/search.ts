@@ -20,7 +20,8 @@ export const FILTERS_HELP = [
   "`countries` and `regions` together form one location alternative. Location filters look at the headquarters unless hq_only is false (then any office).",
   "Categories are slugs from list_categories; regions are UN M49 slugs (europe, northern-america, south-eastern-asia, …) or ISO 3166-2 codes (US-CA);",
   "employee_ranges are buckets (1-10 … 10001+), employees_min/max a range on the exact headcount; funding_stages is the stage of the latest round, last_funding_from/to its date (YYYY-MM-DD).",
-  "exclude_ids leaves organizations out (e.g. ones already seen or collected); min_score is a floor on similarity.score (-1..1).",
+  "exclude_ids leaves organizations out (e.g. ones already seen), exclude_collection_ids the organizations held by your collections (what you saved); " +
+    "min_score is a floor on similarity.score (-1..1).",
 ].join(" ");
 
 const PAGING_HELP =
@@ -83,8 +84,8 @@ export const searchTools = [
     output: SearchToolOutput,
     hints: READ_ONLY,
     scope: "search:read",
-    async run({ detail, ...input }, { services }) {
-      return reply(await services.search.similarToDescription(page(input, detail)), detail, `similar to "${input.description.slice(0, 80)}"`);
+    async run({ detail, ...input }, { services, principal }) {
+      return reply(await services.search.similarToDescription(page(input, detail), principal), detail, `similar to "${input.description.slice(0, 80)}"`);
     },
   }),
 
@@ -100,8 +101,8 @@ export const searchTools = [
     output: SearchToolOutput,
     hints: READ_ONLY,
     scope: "search:read",
-    async run({ detail, ...input }, { services }) {
-      return reply(await services.search.similarToOrganization(page(input, detail)), detail, `similar to organization ${input.organization_id}`);
+    async run({ detail, ...input }, { services, principal }) {
+      return reply(await services.search.similarToOrganization(page(input, detail), principal), detail, `similar to organization ${input.organization_id}`);
     },
   }),
 
@@ -116,8 +117,12 @@ export const searchTools = [
     output: SearchToolOutput,
     hints: READ_ONLY,
     scope: "search:read",
-    async run({ detail, ...input }, { services }) {
-      return reply(await services.search.similarCustomers(page(input, detail)), detail, `whose customers match "${input.organization_customer.slice(0, 80)}"`);
+    async run({ detail, ...input }, { services, principal }) {
+      return reply(
+        await services.search.similarCustomers(page(input, detail), principal),
+        detail,
+        `whose customers match "${input.organization_customer.slice(0, 80)}"`,
+      );
     },
   }),
 ];
