@@ -50,13 +50,17 @@ export async function serve(config: Config): Promise<void> {
  * A lone server stops at SIGINT or SIGTERM. A cluster worker stops when its primary says so, or
  * when the primary is gone; it ignores signals, which a terminal sends to every process of the
  * group at once (the primary's second signal, not the worker's own, stops it at once). A worker
- * listens from its first step and says so (the primary holds back stop requests until then); a
- * request that comes while it starts is kept, and it stops as soon as it has started.
+ * listens from its first step and says so (the primary holds back stop requests until then). A
+ * request to stop that comes before the server has started ends the process at once: there is
+ * nothing to drain, and the store is safe to leave at any moment.
  */
 function stopRequests(): (stop: (reason: string) => Promise<void>) => void {
-  const requests: string[] = [];
   let handler: ((reason: string) => Promise<void>) | undefined;
-  const request = (reason: string) => (handler ? void handler(reason) : requests.push(reason));
+  const request = (reason: string) => {
+    if (handler) return void handler(reason);
+    console.log(`${reason}: stopping before the server started`);
+    process.exit(0);
+  };
   if (cluster.isWorker) {
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => {});
     process.on("message", (message: PrimaryMessage | undefined) => {
@@ -71,7 +75,6 @@ function stopRequests(): (stop: (reason: string) => Promise<void>) => void {
   }
   return (stop) => {
     handler = stop;
-    for (const reason of requests.splice(0)) void stop(reason);
   };
 }
 

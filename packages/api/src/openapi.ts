@@ -162,7 +162,7 @@ const SHARED_ERRORS: Record<string, Response & { code: ErrorCode | null }> = {
 /**
  * Per operation: success statuses from `successStatuses` (trpc-to-openapi documents every success
  * as 200), and the contract's error responses in place of trpc-to-openapi's generic ones: 404 where
- * the path names a resource, 413 where there is a body, 403 where a scope is needed, 409 with the
+ * the path names a resource (or as `errorResponses` describes it), 413 where there is a body, 403 where a scope is needed, 409 with the
  * codes the procedure declares in its meta's `conflicts`, and the rest everywhere.
  */
 function withContractResponses(document: OpenAPIObject): OpenAPIObject {
@@ -204,7 +204,8 @@ function withContractResponses(document: OpenAPIObject): OpenAPIObject {
         : `FORBIDDEN: ${hostRefusal}`,
       content: errorContent("FORBIDDEN"),
     };
-    if (operation.parameters?.some((p) => p.in === "path")) result["404"] = ref("NotFound");
+    if (declared[404]) result["404"] = { description: `NOT_FOUND: ${declared[404]}`, content: errorContent("NOT_FOUND") };
+    else if (operation.parameters?.some((p) => p.in === "path")) result["404"] = ref("NotFound");
     if (meta.conflicts?.length) {
       result["409"] = { description: declared[409] ?? meta.conflicts.join(", "), content: errorContent(...meta.conflicts) };
     } else if (declared[409]) {

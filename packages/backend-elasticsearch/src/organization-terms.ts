@@ -13,7 +13,7 @@ import type { OrganizationIndex } from "./organization-index";
 
 interface CountAggregations {
   documents: { doc_count: number };
-  terms: { buckets: Record<string, { doc_count: number }> };
+  terms?: { buckets: Record<string, { doc_count: number }> };
 }
 
 export class OrganizationTerms {
@@ -37,12 +37,12 @@ export class OrganizationTerms {
         track_total_hits: false,
         aggs: {
           documents: { filter: { exists: { field } } },
-          // Keys by position: terms may hold characters an aggregation key should not.
-          terms: { filters: { filters: Object.fromEntries(unique.map((term, i) => [String(i), { term: { [field]: term } }])) } },
+          // Keys by position: terms may hold characters an aggregation key should not. (Elasticsearch refuses empty `filters`.)
+          ...(unique.length ? { terms: { filters: { filters: Object.fromEntries(unique.map((term, i) => [String(i), { term: { [field]: term } }])) } } } : {}),
         },
       });
       const aggs = response.aggregations as CountAggregations;
-      const buckets = aggs.terms.buckets;
+      const buckets = aggs.terms?.buckets ?? {};
       return { documents: aggs.documents.doc_count, docFrequency: new Map(unique.map((term, i) => [term, buckets[String(i)]?.doc_count ?? 0])) };
     });
   }

@@ -7,7 +7,9 @@ const FILTERS_HELP =
   "Values of one parameter are alternatives; different parameters must all hold; `countries` and `regions` together form one location alternative.";
 
 /** The query is embedded with the configured model; a store made with another one cannot be searched with it. */
-const errorResponses = { 409: "CONFLICT: the stored vectors have another dimension than the configured model's" };
+const conflict = "CONFLICT: the stored vectors have another dimension than the configured model's";
+const notYourCollection = "a collection of `exclude_collection_ids` does not exist or is another tenant's (`details.id`)";
+const errorResponses = { 409: conflict, 404: notYourCollection };
 
 export const searchRouter = router({
   similarToOrganization: scoped("search:read")
@@ -18,7 +20,7 @@ export const searchRouter = router({
         tags: ["search"],
         summary: "Organizations similar to a known organization",
         description: `Ranks organizations by the cosine similarity of their business profiles to this organization's. The organization itself is never in its results. ${FILTERS_HELP}`,
-        errorResponses,
+        errorResponses: { 409: conflict, 404: `the organization does not exist, or ${notYourCollection}` },
       },
       conflicts: ["CONFLICT"],
     })

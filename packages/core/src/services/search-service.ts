@@ -130,6 +130,7 @@ export class SearchService {
 
   private async distinctiveText(text: string): Promise<string> {
     const terms = lexicalTerms(text);
+    if (terms.length === 0) return "";
     const stats = await this.store.termStatistics([...new Set(terms)], "profile");
     return distinctiveTerms(terms, stats).join(" ");
   }

@@ -368,6 +368,9 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
           const stats = await opened.store.termStatistics(terms, kind);
           expect(stats.documents).toBe(texts.length);
           for (const term of terms) expect(stats.docFrequency.get(term)).toBe(texts.filter((t) => t.has(term)).length);
+          // No terms (a text of symbols only): the count, and no frequencies.
+          const none = await opened.store.termStatistics([], kind);
+          expect([none.documents, none.docFrequency.size]).toEqual([texts.length, 0]);
         }
       });
 
