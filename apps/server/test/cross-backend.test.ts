@@ -61,6 +61,7 @@ describe.skipIf(TEST_BACKEND !== "elasticsearch")("embedded and Elasticsearch ag
       // Equal to 4 decimals: (rounding both to 4 places could split values that differ by 1e-6).
       a.body.data.forEach((o: any, i: number) => {
         expect(Math.abs(o.similarity.score - b.body.data[i].similarity.score)).toBeLessThan(5e-5);
+        expect(Math.abs(o.similarity.cosine_similarity - b.body.data[i].similarity.cosine_similarity)).toBeLessThan(5e-5);
       });
     });
   }

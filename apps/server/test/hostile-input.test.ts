@@ -290,6 +290,7 @@ describe("query syntax and Elasticsearch names in text", () => {
       ["exclude_ids", "*"],
       ["exclude_ids", "1 OR 1=1"],
       ["min_score", "*"],
+      ["min_similarity", "*"],
       ["founded_year_min", "_all"],
       ["last_funding_from", "now-1d"],
       ["hq_only", "*"],

@@ -91,19 +91,38 @@ describe("similar to a business description", () => {
     expect(res.body.meta).toMatchObject({ limit: 7, backend: TEST_BACKEND, ranking: "hybrid" });
     expect(res.body.meta.model).toMatch(/.+/);
     expect(typeof res.body.meta.took_ms).toBe("number");
-    // ranking=vector orders by the score itself; the same scores whichever the ranking.
+    // Results come in score order in every ranking; with ranking=vector the score is the cosine, and the cosines are the same whichever the ranking.
     const byVector = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 7, ranking: "vector" })}`);
     expect(byVector.body.meta.ranking).toBe("vector");
-    const scores = byVector.body.data.map((o: any) => o.similarity.score);
-    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
-    const vectorScores = new Map(byVector.body.data.map((o: any) => [o.id, o.similarity.score]));
-    for (const o of res.body.data) if (vectorScores.has(o.id)) expect(o.similarity.score).toBe(vectorScores.get(o.id));
+    const cosines = new Map(byVector.body.data.map((o: any) => [o.id, o.similarity.cosine_similarity]));
+    for (const o of byVector.body.data) expect(o.similarity.score).toBe(o.similarity.cosine_similarity);
+    for (const o of res.body.data) if (cosines.has(o.id)) expect(o.similarity.cosine_similarity).toBe(cosines.get(o.id));
+    for (const page of [res.body.data, byVector.body.data]) {
+      const scores = page.map((o: any) => o.similarity.score);
+      expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    }
     res.body.data.forEach((o: any, i: number) => {
       expect(o.similarity.rank).toBe(i + 1);
-      expect(o.similarity.cosine_distance).toBeCloseTo(1 - o.similarity.score, 5);
-      expect(o.similarity.score).toBeGreaterThan(-1);
+      expect(o.similarity.cosine_distance).toBeCloseTo(1 - o.similarity.cosine_similarity, 5);
+      expect(o.similarity.cosine_similarity).toBeGreaterThan(-1);
+      expect(o.similarity.cosine_similarity).toBeLessThanOrEqual(1);
+      // Hybrid: the fused relevance, 0..1.
+      expect(o.similarity.score).toBeGreaterThan(0);
       expect(o.similarity.score).toBeLessThanOrEqual(1);
     });
+  });
+
+  it("orders hybrid results by score all the way down, across the fused places and the vector ranking past them", async () => {
+    const ids = await allIds("/search/organizations/similar", { description: DESCRIPTION });
+    expect(ids.length).toBeGreaterThan(100);
+    const scores: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 100, ...(cursor ? { cursor } : {}) })}`);
+      scores.push(...res.body.data.map((o: any) => o.similarity.score));
+      cursor = res.body.meta.next_cursor ?? undefined;
+    } while (cursor);
+    for (let i = 1; i < scores.length; i++) expect(scores[i], `place ${i + 1}`).toBeLessThanOrEqual(scores[i - 1] as number);
   });
 
   it("ranks organizations of the described business first", async () => {
@@ -165,7 +184,7 @@ describe("similar to a business description", () => {
     expect(res.body.error.message).toContain("cursor");
   });
 
-  it("leaves out exclude_ids and applies min_score as a floor", async () => {
+  it("leaves out exclude_ids and applies min_similarity (or its deprecated alias min_score) as a floor on the cosine", async () => {
     const top = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 10, ranking: "vector" })}`);
     const excluded = top.body.data.slice(0, 3).map((o: any) => o.id);
     const res = await api(
@@ -179,11 +198,16 @@ describe("similar to a business description", () => {
     expect(hybrid.body.data).toHaveLength(7);
     expect(hybrid.body.data.some((o: any) => excluded.includes(o.id))).toBe(false);
 
-    const floor = top.body.data[4].similarity.score;
-    const floored = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 50, min_score: floor })}`);
+    const floor = top.body.data[4].similarity.cosine_similarity;
+    const floored = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 50, min_similarity: floor })}`);
     expect(floored.body.data.length).toBeGreaterThanOrEqual(5);
-    expect(floored.body.data.every((o: any) => o.similarity.score >= floor)).toBe(true);
+    expect(floored.body.data.every((o: any) => o.similarity.cosine_similarity >= floor)).toBe(true);
     expect(floored.body.meta.next_cursor).toBeNull();
+    const aliased = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, limit: 50, min_score: floor })}`);
+    expect(aliased.body.data).toEqual(floored.body.data);
+    const both = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, min_score: floor, min_similarity: floor })}`);
+    expect(both.status).toBe(400);
+    expect(JSON.stringify(both.body.error)).toContain("min_similarity only");
   });
 });
 

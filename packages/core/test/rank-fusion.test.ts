@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reciprocalRankFusion } from "../src/domain/rank-fusion";
+import { fusedRelevance, reciprocalRankFusion } from "../src/domain/rank-fusion";
 
 describe("reciprocal rank fusion", () => {
   it("sums 1/(k + rank) over the rankings", () => {
@@ -44,5 +44,18 @@ describe("reciprocal rank fusion", () => {
         [6, 8],
       ])[0],
     ).toBe(8);
+  });
+
+  it("scales the fused score to 0..1: 1 for first in every ranking, descending, ties by id", () => {
+    const fused = fusedRelevance([
+      [7, 2, 3],
+      [7, 3, 2],
+    ]);
+    expect(fused.map((f) => f.id)).toEqual([7, 2, 3]);
+    expect(fused[0]?.relevance).toBe(1);
+    // 2 and 3 tie (1/62 + 1/63 each), each 61 (1/62 + 1/63) / 2 of the best.
+    expect(fused[1]?.relevance).toBeCloseTo((61 * (1 / 62 + 1 / 63)) / 2, 12);
+    expect(fused[2]?.relevance).toBe(fused[1]?.relevance);
+    expect(fusedRelevance([[4], []])[0]?.relevance).toBe(0.5);
   });
 });

@@ -43,7 +43,7 @@ export const CompactOrganization = z
   .meta({ description: "An organization in brief; detail=full (or get_organization) gives the whole record" });
 export type CompactOrganization = z.infer<typeof CompactOrganization>;
 
-export const CompactOrganizationResult = CompactOrganization.extend({ score: S.score, rank: S.rank });
+export const CompactOrganizationResult = CompactOrganization.extend({ score: S.score, cosine_similarity: S.cosine_similarity, rank: S.rank });
 export type CompactOrganizationResult = z.infer<typeof CompactOrganizationResult>;
 
 const I = CollectionItem.shape;
@@ -88,7 +88,12 @@ export function compactOrganization(organization: OrganizationType): CompactOrga
 }
 
 export function compactResult(result: OrganizationResult): CompactOrganizationResult {
-  return { ...compactOrganization(result), score: result.similarity.score, rank: result.similarity.rank };
+  return {
+    ...compactOrganization(result),
+    score: result.similarity.score,
+    cosine_similarity: result.similarity.cosine_similarity,
+    rank: result.similarity.rank,
+  };
 }
 
 function itemLabel(item: CollectionItemType): string | null {

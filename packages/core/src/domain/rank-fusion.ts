@@ -7,11 +7,20 @@ export const RRF_K = 60;
 
 /** Fused ranking of several rankings (ids, best first): best first, ties by id ascending. */
 export function reciprocalRankFusion(rankings: readonly (readonly number[])[], k = RRF_K): number[] {
+  return fusedRelevance(rankings, k).map((hit) => hit.id);
+}
+
+/**
+ * The fused ranking with each id's relevance: its fused score scaled to 0…1 by the most any id can
+ * score (1 = first in every ranking). Best first, ties by id ascending.
+ */
+export function fusedRelevance(rankings: readonly (readonly number[])[], k = RRF_K): { id: number; relevance: number }[] {
   const scores = new Map<number, number>();
   for (const ranking of rankings) {
     ranking.forEach((id, i) => {
       scores.set(id, (scores.get(id) ?? 0) + 1 / (k + i + 1));
     });
   }
-  return [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+  const best = rankings.length / (k + 1);
+  return [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id, score]) => ({ id, relevance: score / best }));
 }

@@ -125,8 +125,13 @@ export type Organization = z.infer<typeof Organization>;
 
 export const Similarity = z
   .object({
-    score: z.number().meta({ description: "Cosine similarity of the query and the organization (-1..1)" }),
-    cosine_distance: z.number().meta({ description: "1 - score" }),
+    score: z.number().meta({
+      description:
+        "The relevance that orders the results (descending, ties by id): with ranking=vector the cosine similarity; " +
+        "with ranking=hybrid the fused relevance scaled to 0..1 (1 = first in every fused ranking)",
+    }),
+    cosine_similarity: z.number().meta({ description: "Cosine similarity of the query vector and the organization's vector (-1..1), in every ranking" }),
+    cosine_distance: z.number().meta({ description: "1 - cosine_similarity" }),
     rank: z.number().int().positive(),
   })
   .meta({ id: "Similarity" });

@@ -67,7 +67,10 @@ export const searchFilterShape = {
     .meta({
       description: `Up to ${MAX_EXCLUDED_COLLECTIONS} collections of yours (col_…): the organizations they hold are left out, so what you saved is not shown again`,
     }),
-  min_score: numberParam(z.number().min(-1).max(1)).optional().meta({ description: "Floor on similarity.score" }),
+  min_similarity: numberParam(z.number().min(-1).max(1)).optional().meta({ description: "Floor on similarity.cosine_similarity" }),
+  min_score: numberParam(z.number().min(-1).max(1))
+    .optional()
+    .meta({ deprecated: true, description: "Deprecated alias of min_similarity (a floor on similarity.cosine_similarity), for one version" }),
   ranking: z
     .enum(RANKINGS)
     .default("hybrid")
@@ -87,10 +90,15 @@ type FilterFields = {
   founded_year_max?: number;
   last_funding_from?: string;
   last_funding_to?: string;
+  min_similarity?: number;
+  min_score?: number;
 };
 
-/** min > max is an impossible range: a 400 naming the parameter. */
+/** min > max is an impossible range: a 400 naming the parameter. So is a floor given twice, under its name and its deprecated alias. */
 function checkRanges(value: FilterFields, ctx: z.RefinementCtx) {
+  if (value.min_similarity !== undefined && value.min_score !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["min_score"], message: "give min_similarity only: min_score is its deprecated alias", input: value.min_score });
+  }
   const pairs: [keyof FilterFields, keyof FilterFields][] = [
     ["employees_min", "employees_max"],
     ["founded_year_min", "founded_year_max"],

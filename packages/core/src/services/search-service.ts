@@ -1,7 +1,7 @@
 /** The three search modes over an OrganizationStore, with filters, paging, model checks and hybrid ranking. */
 import { countriesInRegion, isRegionSlug } from "../domain/geo";
 import { distinctiveTerms, lexicalTerms, lexicalTextsOf } from "../domain/lexical";
-import { reciprocalRankFusion } from "../domain/rank-fusion";
+import { fusedRelevance, RRF_K } from "../domain/rank-fusion";
 import { OrgsimError } from "../errors";
 import type { Embedder } from "../ports/embedder";
 import type { OrganizationFilter, OrganizationStore, ScoredOrganization, VectorKind } from "../ports/organization-store";
@@ -147,24 +147,27 @@ export class SearchService {
     const queryFingerprint = fingerprint([mode, query, filters]);
     const offset = cursor ? decodeCursor(cursor, queryFingerprint, isOffset) : 0;
     const size = Math.min(limit, MAX_RESULTS_DEPTH - offset);
+    const floor = input.min_similarity ?? input.min_score;
     const ranking: RankingQuery = {
       vector,
       text,
       kind,
       filter: await this.withSavedExcluded(toStoreFilter(input), input.exclude_collection_ids, caller),
-      // Scores are reported rounded to 6 decimals; a floor equal to a reported score must keep that organization.
-      ...(input.min_score !== undefined ? { minScore: input.min_score - 5e-7 } : {}),
+      // Cosines are reported rounded to 6 decimals; a floor equal to a reported one must keep that organization.
+      ...(floor !== undefined ? { minScore: floor - 5e-7 } : {}),
     };
     // One extra hit tells whether another page exists.
     const hits =
-      input.ranking === "vector" ? await this.store.search({ ...ranking, offset, size: size + 1 }) : await this.hybridPage(ranking, offset, size + 1);
+      input.ranking === "vector"
+        ? (await this.store.search({ ...ranking, offset, size: size + 1 })).map((hit) => ({ ...hit, relevance: hit.score }))
+        : await this.hybridPage(ranking, offset, size + 1);
     const page = hits.slice(0, size);
     const nextOffset = offset + page.length;
     const hasMore = hits.length > size && nextOffset < MAX_RESULTS_DEPTH;
     return {
-      data: page.map(({ organization, score }, i) => ({
+      data: page.map(({ organization, score, relevance }, i) => ({
         ...organization,
-        similarity: { score: round(score), cosine_distance: round(1 - score), rank: offset + i + 1 },
+        similarity: { score: round(relevance), cosine_similarity: round(score), cosine_distance: round(1 - score), rank: offset + i + 1 },
       })),
       meta: {
         limit,
@@ -177,31 +180,34 @@ export class SearchService {
     };
   }
 
-  /** Places offset..offset+size of the hybrid ranking (hybridIds), with exact scores and documents. */
-  private async hybridPage(query: RankingQuery, offset: number, size: number): Promise<ScoredOrganization[]> {
+  /** Places offset..offset+size of the hybrid ranking (hybridIds), with their relevance, exact cosines and documents. */
+  private async hybridPage(query: RankingQuery, offset: number, size: number): Promise<(ScoredOrganization & { relevance: number })[]> {
     const minScore = query.minScore ?? Number.NEGATIVE_INFINITY;
     for (let attempt = 1; ; attempt++) {
-      const ids = await this.hybridIds(query, offset, size);
+      const placed = await this.hybridIds(query, offset, size);
+      const ids = placed.map((p) => p.id);
       // Exact scores and documents for the page only.
       const [scores, documents] = await Promise.all([this.store.similarities(query.vector, query.kind, ids), this.store.getMany(ids)]);
       // A document gone since the ranking (deleted meanwhile, or unreadable and from now on left out of
       // rankings) would shorten the page and end paging early: rank again.
       if (documents.length < ids.length && attempt < 3) continue;
       const byId = new Map(documents.map((o) => [o.id, o]));
-      return ids.flatMap((id) => {
+      return placed.flatMap(({ id, relevance }) => {
         const organization = byId.get(id);
         const score = scores.get(id);
-        return organization && score !== undefined && score >= minScore ? [{ organization, score }] : [];
+        return organization && score !== undefined && score >= minScore ? [{ organization, score, relevance }] : [];
       });
     }
   }
 
   /**
-   * The ids at offset..offset+size of the hybrid ranking: the reciprocal rank fusion of the vector
-   * ranking and the word ranking, each FUSION_DEPTH deep and filtered alike (min_score too: a
-   * word match below the floor is dropped), then the vector ranking past them.
+   * The ids at offset..offset+size of the hybrid ranking with their relevance: the reciprocal rank
+   * fusion of the vector ranking and the word ranking, each FUSION_DEPTH deep and filtered alike
+   * (min_similarity too: a word match below the floor is dropped), then the vector ranking past
+   * them, each scored as its vector place alone would be in the fusion (never above the fused
+   * places: see continuationRelevance).
    */
-  private async hybridIds(query: RankingQuery, offset: number, size: number): Promise<number[]> {
+  private async hybridIds(query: RankingQuery, offset: number, size: number): Promise<{ id: number; relevance: number }[]> {
     const [vectorHits, wordIds] = await Promise.all([
       this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH }),
       this.store.searchText({ text: query.text, kind: query.kind, filter: query.filter, size: FUSION_DEPTH }),
@@ -218,17 +224,29 @@ export class SearchService {
       );
       words = wordIds.filter((id) => ranked.has(id) || (wordsOnly.get(id) ?? Number.NEGATIVE_INFINITY) >= floor);
     }
-    const fused = reciprocalRankFusion([vectorHits.map((h) => h.id), words]).slice(0, FUSION_DEPTH);
+    const fused = fusedRelevance([vectorHits.map((h) => h.id), words]).slice(0, FUSION_DEPTH);
 
-    const ids = fused.slice(offset, offset + size);
+    const page = fused.slice(offset, offset + size);
     if (offset + size > fused.length && vectorHits.length === FUSION_DEPTH) {
       // Past the fused places: the vector ranking continues, less what the fusion already placed.
-      const placed = new Set(fused);
+      const placed = new Set(fused.map((f) => f.id));
       const deeper = await this.store.rank({ ...query, offset: 0, size: offset + size + fused.length });
-      return [...fused, ...deeper.filter((h) => !placed.has(h.id)).map((h) => h.id)].slice(offset, offset + size);
+      const continued = deeper.flatMap((hit, i) => (placed.has(hit.id) ? [] : [{ id: hit.id, relevance: continuationRelevance(i + 1) }]));
+      return [...fused, ...continued].slice(offset, offset + size);
     }
-    return ids;
+    return page;
   }
+}
+
+/**
+ * The relevance of the organization at `vectorRank` in the vector ranking past the fused places: its
+ * vector place's share of the fusion, 1 / (k + rank), scaled as fusedRelevance scales. It is at most
+ * its fused score (without its word place), which is at most the last fused place's, and falls
+ * with the rank: scores keep descending across the seam. An equal score at the seam is a tie the
+ * fusion broke by id, as the results are.
+ */
+function continuationRelevance(vectorRank: number): number {
+  return 1 / (RRF_K + vectorRank) / (2 / (RRF_K + 1));
 }
 
 /** Scores are reported to 6 decimals: float32 vectors carry no more. */

@@ -21,13 +21,13 @@ export const FILTERS_HELP = [
   "Categories are slugs from list_categories; regions are UN M49 slugs (europe, northern-america, south-eastern-asia, …) or ISO 3166-2 codes (US-CA);",
   "employee_ranges are buckets (1-10 … 10001+), employees_min/max a range on the exact headcount; funding_stages is the stage of the latest round, last_funding_from/to its date (YYYY-MM-DD).",
   "exclude_ids leaves organizations out (e.g. ones already seen), exclude_collection_ids the organizations held by your collections (what you saved); " +
-    "min_score is a floor on similarity.score (-1..1).",
+    "min_similarity is a floor on the cosine similarity (-1..1).",
 ].join(" ");
 
 const PAGING_HELP =
-  `Answers are compact by default (id, name, domain, one-line description, categories, HQ city/country, employee range, founding year, last round, score, rank); ` +
+  `Answers are compact by default (id, name, domain, one-line description, categories, HQ city/country, employee range, founding year, last round, score, cosine similarity, rank); ` +
   `detail="full" returns complete records (contact, offices, funding, customer description). ` +
-  `Results are ranked by rank: by default (ranking="hybrid") meaning and matching words together; ranking="vector" ranks by score (meaning) alone; ` +
+  `Results come best first, in score order: by default (ranking="hybrid") score is the fused relevance of meaning and matching words (0..1); ranking="vector" ranks by meaning alone (score = cosine similarity); ` +
   `limit is 1–${AGENT_MAX_PAGE_SIZE} (default 10; at most ${FULL_MAX_PAGE_SIZE} with detail="full"); to see more, call again with the same arguments and cursor = meta.next_cursor (null when there is no more).`;
 
 const agentOptions = {
@@ -43,7 +43,7 @@ const page = <T extends { limit: number }>(input: T, detail: Detail): T =>
 export const SearchToolOutput = z.object({
   data: z
     .array(z.union([CompactOrganizationResult, OrganizationResult]))
-    .meta({ description: "In rank order (similarity.rank; compact: rank). With ranking=vector that is similarity.score descending, ties by id ascending" }),
+    .meta({ description: "In rank order (similarity.rank; compact: rank): similarity.score descending, ties by id ascending, in every ranking" }),
   meta: SearchResponse.shape.meta.extend({
     detail: DetailSchema,
     returned: z.number().int().meta({ description: "How many organizations this page holds" }),
@@ -57,7 +57,7 @@ function reply(response: SearchResponseType, detail: Detail, what: string): Tool
   const head =
     response.data.length === 0
       ? `No organizations ${what} match these filters.`
-      : `${response.data.length} organizations ${what}, best first (${response.meta.ranking === "hybrid" ? "ranked by meaning and matching words; " : ""}score = cosine similarity, -1..1)`;
+      : `${response.data.length} organizations ${what}, best first (${response.meta.ranking === "hybrid" ? "score = relevance of meaning and matching words, 0..1" : "score = cosine similarity, -1..1"})`;
   // Full records: their JSON is the text (no summary lines repeating it); compact: one summary per organization.
   const lines =
     detail === "full"
