@@ -165,6 +165,13 @@ describe("reference and documents", () => {
     }
     expect(doc.servers[0].url).toBe(`${server.baseUrl}/v1`);
     expect(doc.components.schemas.Error).toBeDefined();
+    // The search parameters carry the core schemas' descriptions, and the deprecated alias says so.
+    const parameters = doc.paths["/search/organizations/similar"].get.parameters as { name: string; description?: string; deprecated?: boolean }[];
+    const byName = new Map(parameters.map((p) => [p.name, p]));
+    for (const name of ["countries", "exclude_ids", "exclude_collection_ids", "min_similarity", "ranking", "cursor"])
+      expect(byName.get(name)?.description, name).toBeTruthy();
+    expect(byName.get("min_score")).toMatchObject({ deprecated: true, description: expect.stringContaining("min_similarity") });
+    expect(byName.get("min_similarity")?.deprecated).toBeUndefined();
   });
 
   it("documents each 409 with the codes its operation declares, and links to no outside site", async () => {

@@ -6,6 +6,7 @@
  */
 import { API_VERSION, ERROR_STATUS, ErrorBody, type ErrorCode } from "@orgsim/core";
 import { forEachOpenApiProcedure, generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { z } from "zod";
 import { createSchema } from "zod-openapi";
 import { appRouter } from "./router";
 import type { Meta } from "./trpc";
@@ -30,7 +31,29 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       },
     },
   });
-  return withResourceLinks(withContractResponses(document));
+  return withResourceLinks(withContractResponses(withParameterDocs(document)));
+}
+
+/**
+ * The query parameters' descriptions and deprecations, from the metadata of the core schemas'
+ * fields: trpc-to-openapi keeps them for plain fields but drops them where a field is wrapped
+ * (optional list parameters, defaults), and clients would see those parameters undocumented.
+ */
+function withParameterDocs(document: OpenAPIObject): OpenAPIObject {
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  forEachOpenApiProcedure<Meta>(appRouter._def.procedures, ({ meta, procedure }) => {
+    const operation = paths[meta.openapi.path]?.[meta.openapi.method.toLowerCase()];
+    const input = (procedure._def as { inputs?: unknown[] }).inputs?.[0];
+    const shape = input instanceof z.ZodObject ? (input.shape as Record<string, z.ZodType>) : null;
+    if (!operation || !shape) return;
+    for (const parameter of operation.parameters ?? []) {
+      if (parameter.in !== "query") continue;
+      const docs = shape[parameter.name]?.meta() as { description?: string; deprecated?: boolean } | undefined;
+      if (docs?.description && !parameter.description) parameter.description = docs.description;
+      if (docs?.deprecated) parameter.deprecated = true;
+    }
+  });
+  return document;
 }
 
 /**
@@ -96,7 +119,7 @@ interface Response {
   $ref?: string;
 }
 interface Operation {
-  parameters?: { in: string }[];
+  parameters?: { in: string; name: string; description?: string; deprecated?: boolean }[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { $ref?: string; required?: string[] } }> };
   responses?: Record<string, Response>;
   security?: Record<string, string[]>[];

@@ -76,8 +76,8 @@ export const searchFilterShape = {
     .default("hybrid")
     .meta({
       description:
-        "hybrid (default): vector similarity fused with word matching (BM25) by reciprocal rank fusion, ordered by similarity.rank; " +
-        "vector: ordered by similarity.score descending, ties by id",
+        "hybrid (default): vector similarity fused with word matching (BM25) by reciprocal rank fusion; vector: cosine similarity alone. " +
+        "Either way results come in similarity.score order, descending, ties by id",
     }),
   limit: intParam(z.number().int().min(1).max(100)).default(10),
   cursor: z.string().max(2000).optional().meta({ description: "next_cursor of the previous page" }),
