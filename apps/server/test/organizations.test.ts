@@ -27,6 +27,64 @@ const lyonRobotics = {
   },
 };
 
+describe("lookup by name and domain", () => {
+  const names: [number, string, string | null][] = [
+    [7101, "Zorblax", "zorblax.example"],
+    [7102, "Zorblax Atlas", "https://www.zorblax.example/atlas"],
+    [7103, "Acme Zorblax Payments", null],
+    [7104, "Zorblaxian Labs", null],
+  ];
+  beforeAll(async () => {
+    const organizations = names.map(([id, name, domain]) => ({ id, name, domain, description: `${name} makes test fixtures` }));
+    const bulk = await api(server, "POST", "/organizations/bulk", { organizations });
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
+  });
+  const ids = (body: { data: { id: number }[] }) => body.data.map((o) => o.id);
+
+  it("finds by name prefix, best first, paged by cursor", async () => {
+    const first = await api(server, "GET", "/organizations?name=zorb&limit=2");
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    // Names that start with it (by name), then a name where a word starts with it.
+    expect(ids(first.body)).toEqual([7101, 7102]);
+    const second = await api(server, "GET", `/organizations?name=zorb&limit=2&cursor=${first.body.meta.next_cursor}`);
+    expect(ids(second.body)).toEqual([7104, 7103]);
+    expect(second.body.meta).toEqual({ limit: 2, next_cursor: null });
+    expect((await api(server, "GET", "/organizations?name=Zorblax%20atl")).body.data).toMatchObject([{ id: 7102, name: "Zorblax Atlas" }]);
+    // A cursor resumes only its own query.
+    const other = await api(server, "GET", `/organizations?name=zorblax&limit=2&cursor=${first.body.meta.next_cursor}`);
+    expect(other.status).toBe(400);
+  });
+
+  it("finds by domain whatever the scheme, www. or path, alone or with a name", async () => {
+    const byDomain = await api(server, "GET", `/organizations?domain=${encodeURIComponent("HTTPS://WWW.Zorblax.example/pricing?x=1")}`);
+    expect(ids(byDomain.body)).toEqual([7101, 7102]);
+    expect(ids((await api(server, "GET", "/organizations?domain=zorblax.example&name=atlas")).body)).toEqual([7102]);
+    expect(ids((await api(server, "GET", "/organizations?domain=zorblax.org")).body)).toEqual([]);
+  });
+
+  it("refuses a lookup without a name or domain, or with one that names nothing, naming the parameter", async () => {
+    for (const [path, parameter] of [
+      ["/organizations", "name"],
+      ["/organizations?name=%21%21", "name"],
+      ["/organizations?domain=not%20a%20domain", "domain"],
+      ["/organizations?name=x&limit=101", "limit"],
+    ] as const) {
+      const response = await api(server, "GET", path);
+      expect(response.status, path).toBe(400);
+      expect(
+        response.body.error.details.issues.map((i: { path: string[] }) => i.path.join(".")),
+        path,
+      ).toContain(parameter);
+    }
+  });
+
+  it("answers the typed client the same", async () => {
+    const client = createOrgsimClient({ url: server.baseUrl });
+    const page = await client.organizations.find.query({ name: "zorblax", limit: 10 });
+    expect(page.data.map((o) => o.id)).toEqual([7101, 7102, 7104, 7103]);
+  });
+});
+
 describe("organizations", () => {
   it("upserts, normalizes and derives fields, then reads back", async () => {
     const put = await api(server, "PUT", "/organizations/5001", lyonRobotics);

@@ -5,8 +5,10 @@
 import type { estypes } from "@elastic/elasticsearch";
 import {
   BM25,
+  domainKey,
   LEXICAL_STOP_WORDS,
   lexicalTextsOf,
+  nameWords,
   type Organization,
   type OrganizationFilter,
   type OrganizationRecord,
@@ -26,8 +28,11 @@ export const TEXT_FIELD: Record<VectorKind, "profile_text" | "customer_text"> = 
   customer: "customer_text",
 };
 
-/** Schema 2 added the word fields; indexes of schema 1 are upgraded in place (organization-index.ts). */
-export const ORGSIM_SCHEMA = 2;
+/**
+ * Schema 2 added the word fields, schema 3 the lookup keys; older indexes are upgraded in place
+ * (organization-index.ts).
+ */
+export const ORGSIM_SCHEMA = 3;
 
 /**
  * The analysis and similarity of the word fields, built from the core's definitions so that
@@ -47,7 +52,7 @@ export const WORD_FIELD: estypes.MappingTextProperty = { type: "text", analyzer:
 
 /** The index `_meta`: which model the vectors come from (read back by vectorModel()). */
 export interface IndexMeta {
-  orgsim_schema: 1 | 2;
+  orgsim_schema: 1 | 2 | 3;
   model_id: string | null;
   dimension: number;
 }
@@ -71,11 +76,18 @@ export interface OrganizationDocument {
   /** The texts searched by words (lexicalTextsOf); the customer text only beside a customer vector. */
   profile_text: string;
   customer_text?: string;
+  /** The lookup keys (core lookup-keys.ts): the name's words, and joined by spaces for prefixes; the domain's host. */
+  name_key: string;
+  name_words: string[];
+  domain_key?: string;
   /** The organization as returned by reads (not indexed). */
   doc: Organization;
 }
 
 const keyword = { type: "keyword" } as const;
+
+/** The schema-3 fields (derivedFieldsOf). */
+export const LOOKUP_FIELDS = { name_key: keyword, name_words: keyword, domain_key: keyword } satisfies Record<string, estypes.MappingProperty>;
 
 export function organizationMappings(dimension: number, indexType: VectorIndexType, model: VectorModel | null): estypes.MappingTypeMapping {
   const vector: estypes.MappingDenseVectorProperty = {
@@ -106,6 +118,7 @@ export function organizationMappings(dimension: number, indexType: VectorIndexTy
       customer_vector: vector,
       profile_text: WORD_FIELD,
       customer_text: WORD_FIELD,
+      ...LOOKUP_FIELDS,
       doc: { type: "object", enabled: false },
     },
   };
@@ -125,7 +138,7 @@ export function toDocument({ organization: o, profileVector, customerVector }: O
     location_subdivisions: uniq(places.map((p) => p.subdivision_code)),
     categories: uniq(o.categories),
     profile_vector: vectorToJson(profileVector),
-    ...wordFieldsOf(o, customerVector !== null),
+    ...derivedFieldsOf(o, customerVector !== null),
     doc: o,
   };
   // null = absent: an absent value never matches a term or a range, as the contract wants.
@@ -140,10 +153,21 @@ export function toDocument({ organization: o, profileVector, customerVector }: O
   return doc;
 }
 
-/** The word fields of an organization's document. */
-export function wordFieldsOf(o: Organization, hasCustomerVector: boolean): Pick<OrganizationDocument, "profile_text" | "customer_text"> {
+/** The fields of an organization's document computed from the organization: the word texts and the lookup keys. */
+export function derivedFieldsOf(
+  o: Organization,
+  hasCustomerVector: boolean,
+): Pick<OrganizationDocument, "profile_text" | "customer_text" | "name_key" | "name_words" | "domain_key"> {
   const texts = lexicalTextsOf(o);
-  return { profile_text: texts.profile ?? o.name, ...(hasCustomerVector && texts.customer ? { customer_text: texts.customer } : {}) };
+  const words = nameWords(o.name);
+  const domain = o.domain ? domainKey(o.domain) : null;
+  return {
+    profile_text: texts.profile ?? o.name,
+    ...(hasCustomerVector && texts.customer ? { customer_text: texts.customer } : {}),
+    name_key: words.join(" "),
+    name_words: [...new Set(words)],
+    ...(domain ? { domain_key: domain } : {}),
+  };
 }
 
 /**

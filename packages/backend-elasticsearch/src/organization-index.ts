@@ -1,7 +1,8 @@
 /**
  * Administration of the organizations index: what it is (dims, vector type, model and schema, read
  * from its mapping), making it, admitting a model (made again while empty when the dimension
- * changes), and the migration of schema-1 indexes to schema 2 (the word fields).
+ * changes), and the migration of older indexes to the current schema (schema 2 added the word
+ * fields, schema 3 the lookup keys).
  *
  * `init`, `vectorModel` and `describe` are store calls and map their errors (`guarded`); the other
  * methods run inside the `guarded` of the document or search call that needs them.
@@ -12,13 +13,14 @@ import type { IndexName, ResolvedConfig, VectorIndexType } from "./config";
 import { ensureIndex, scanIds, unlessNotFound } from "./elastic";
 import { guarded } from "./errors";
 import {
+  derivedFieldsOf,
   type IndexMeta,
+  LOOKUP_FIELDS,
   ORGSIM_SCHEMA,
   type OrganizationDocument,
   organizationMappings,
   WORD_FIELD,
   WORD_SETTINGS,
-  wordFieldsOf,
 } from "./organization-document";
 
 /** How long the index description and the vector model are trusted before being read again. */
@@ -31,8 +33,8 @@ export interface IndexInfo {
   dimension: number;
   type: VectorIndexType;
   meta: Partial<IndexMeta>;
-  /** The index has the word fields (schema 2); older indexes are upgraded on first use. */
-  words: boolean;
+  /** The index has every field of the current schema; older indexes are upgraded on first use. */
+  current: boolean;
 }
 
 export class OrganizationIndex {
@@ -52,7 +54,7 @@ export class OrganizationIndex {
     const dimension = this.config.dimension;
     await guarded(this.config.url, async () => {
       await ensureIndex(this.client, this.name, () => this.indexSpec(dimension, null));
-      await this.upgradeWordFields(this.validate(await this.read()));
+      await this.upgradeSchema(this.validate(await this.read()));
     });
   }
 
@@ -109,19 +111,19 @@ export class OrganizationIndex {
    */
   async prepareFor(model: VectorModel): Promise<void> {
     await this.admitModel(model);
-    // The mapping is strict: documents carry the word fields, so an older index must have them first.
-    await this.upgradeWordFields(this.validate(await this.read()));
+    // The mapping is strict: documents carry the derived fields, so an older index must have them first.
+    await this.upgradeSchema(this.validate(await this.read()));
   }
 
   /**
-   * Brings an index made before word search (schema 1) up to schema 2, keeping every document:
-   * the analyzer is added while the index is briefly closed (analysis settings are static), then
-   * the two word fields, then each document gets its texts computed from its stored organization.
+   * Brings an index of an older schema up to the current one, keeping every document: the word
+   * analyzer is added while the index is briefly closed (analysis settings are static), then the
+   * new fields, then each document gets them computed from its stored organization.
    */
-  async upgradeWordFields(info: IndexInfo): Promise<void> {
-    if (info.words) return;
+  async upgradeSchema(info: IndexInfo): Promise<void> {
+    if (info.current) return;
     // Concurrent first searches share one upgrade.
-    this.upgrading ??= this.addWordFields(info.index).finally(() => {
+    this.upgrading ??= this.addDerivedFields(info.index).finally(() => {
       this.upgrading = null;
     });
     await this.upgrading;
@@ -155,11 +157,8 @@ export class OrganizationIndex {
       dimension: profile.dims,
       type: (profile.index_options?.type ?? "int8_hnsw") as VectorIndexType,
       meta: (mappings._meta ?? {}) as Partial<IndexMeta>,
-      // Schema 2 is written last by the upgrade, so an upgrade cut short is taken up again.
-      words:
-        mappings.properties?.profile_text?.type === "text" &&
-        mappings.properties?.customer_text?.type === "text" &&
-        ((mappings._meta as Partial<IndexMeta> | undefined)?.orgsim_schema ?? 1) >= ORGSIM_SCHEMA,
+      // The schema is written last by the upgrade, so an upgrade cut short is taken up again.
+      current: ((mappings._meta as Partial<IndexMeta> | undefined)?.orgsim_schema ?? 1) >= ORGSIM_SCHEMA,
     };
   }
 
@@ -196,7 +195,7 @@ export class OrganizationIndex {
     }
     if (info.dimension !== model.dimension) info = await this.remake(info, model);
     if (info.meta.model_id !== model.modelId) {
-      // The schema stays what it is: upgradeWordFields moves it.
+      // The schema stays what it is: upgradeSchema moves it.
       const meta: IndexMeta = { orgsim_schema: info.meta.orgsim_schema ?? 1, model_id: model.modelId, dimension: model.dimension };
       await this.client.indices.putMapping({ index: this.name.alias, _meta: meta as unknown as estypes.Metadata });
       this.info = null;
@@ -219,11 +218,12 @@ export class OrganizationIndex {
     return remade;
   }
 
-  private async addWordFields(index: string): Promise<void> {
+  private async addDerivedFields(index: string): Promise<void> {
     await this.addWordAnalysis(index);
-    await this.client.indices.putMapping({ index, properties: { profile_text: WORD_FIELD, customer_text: WORD_FIELD } });
-    const missing = { bool: { must_not: { exists: { field: "profile_text" } } } };
-    for await (const ids of scanIds(this.client, index, missing, "id", 500)) await this.writeWordFields(index, ids);
+    await this.client.indices.putMapping({ index, properties: { profile_text: WORD_FIELD, customer_text: WORD_FIELD, ...LOOKUP_FIELDS } });
+    // name_key is the newest field every document has (possibly empty): without it, a document misses some.
+    const missing = { bool: { must_not: { exists: { field: "name_key" } } } };
+    for await (const ids of scanIds(this.client, index, missing, "id", 500)) await this.writeDerivedFields(index, ids);
     await this.client.indices.refresh({ index });
     const { meta } = this.validate(await this.read());
     await this.client.indices.putMapping({ index, _meta: { ...meta, orgsim_schema: ORGSIM_SCHEMA } as unknown as estypes.Metadata });
@@ -243,8 +243,8 @@ export class OrganizationIndex {
     await this.client.cluster.health({ index, wait_for_status: "yellow", timeout: "60s" });
   }
 
-  /** The word fields of the documents `ids`, computed from their stored organizations. */
-  private async writeWordFields(index: string, ids: string[]): Promise<void> {
+  /** The derived fields of the documents `ids`, computed from their stored organizations. */
+  private async writeDerivedFields(index: string, ids: string[]): Promise<void> {
     const response = await this.client.mget<Pick<OrganizationDocument, "doc" | "customer_vector">>({
       index,
       ids,
@@ -252,14 +252,14 @@ export class OrganizationIndex {
     });
     const operations = response.docs.flatMap((d) => {
       const source = "found" in d && d.found ? d._source : undefined;
-      // A document that holds no organization (written by hand) gets no words, and stays as it is.
+      // A document that holds no organization (written by hand) gets no derived fields, and stays as it is.
       if (!source?.doc || typeof source.doc.name !== "string") return [];
-      return [{ update: { _index: index, _id: d._id } }, { doc: wordFieldsOf(source.doc, !!source.customer_vector) }];
+      return [{ update: { _index: index, _id: d._id } }, { doc: derivedFieldsOf(source.doc, !!source.customer_vector) }];
     });
     if (operations.length === 0) return;
     const written = await this.client.bulk({ operations, refresh: false });
     const failed = written.items.find((item) => item.update?.error);
     if (failed)
-      throw new OrgsimError("INTERNAL", `Adding the word fields to ${index} failed at organization ${failed.update?._id}: ${failed.update?.error?.reason}`);
+      throw new OrgsimError("INTERNAL", `Adding the derived fields to ${index} failed at organization ${failed.update?._id}: ${failed.update?.error?.reason}`);
   }
 }

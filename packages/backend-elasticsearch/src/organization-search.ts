@@ -63,7 +63,7 @@ export class OrganizationSearch {
     return guarded(this.config.url, async () => {
       const info = await this.index.cached();
       if (!info) return [];
-      await this.index.upgradeWordFields(info);
+      await this.index.upgradeSchema(info);
       const response = await this.client.search({
         index: this.name.alias,
         // BM25 of the whole index, as the core defines it: each shard alone would score with its own

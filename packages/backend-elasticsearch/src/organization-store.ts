@@ -3,12 +3,14 @@
  * (behind the alias `<prefix>-organizations`), with two `dense_vector` fields, keyword/number/date
  * fields for every filter, the texts searched by words, and the organization itself.
  *
- * A facade over three parts, each with one reason to change: document I/O
- * (organization-documents.ts), search (organization-search.ts), and index administration and
- * migration (organization-index.ts).
+ * A facade over parts, each with one reason to change: document I/O (organization-documents.ts),
+ * search (organization-search.ts), term statistics (organization-terms.ts), lookup by name and
+ * domain (organization-lookup.ts), and index administration and migration (organization-index.ts).
  */
 import type { Client } from "@elastic/elasticsearch";
 import type {
+  LookupQuery,
+  LookupTiers,
   Organization,
   OrganizationRecord,
   OrganizationStore,
@@ -23,6 +25,7 @@ import type {
 import type { IndexName, ResolvedConfig } from "./config";
 import { OrganizationDocuments } from "./organization-documents";
 import { type IndexInfo, OrganizationIndex } from "./organization-index";
+import { OrganizationLookup } from "./organization-lookup";
 import { OrganizationSearch } from "./organization-search";
 import { OrganizationTerms } from "./organization-terms";
 
@@ -35,6 +38,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
   private readonly documents: OrganizationDocuments;
   private readonly searches: OrganizationSearch;
   private readonly terms: OrganizationTerms;
+  private readonly lookup: OrganizationLookup;
 
   constructor(
     private readonly client: Client,
@@ -46,6 +50,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
     this.documents = new OrganizationDocuments(client, config, name, this.index);
     this.searches = new OrganizationSearch(client, config, name, this.index);
     this.terms = new OrganizationTerms(client, config, name, this.index);
+    this.lookup = new OrganizationLookup(client, config, name, this.index);
   }
 
   /** Creates the index now when the model's dimension is known (else the first upsert does). */
@@ -105,6 +110,10 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
 
   similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
     return this.searches.similarities(vector, kind, ids);
+  }
+
+  lookUp(query: LookupQuery): Promise<LookupTiers> {
+    return this.lookup.lookUp(query);
   }
 
   async ping(): Promise<boolean> {

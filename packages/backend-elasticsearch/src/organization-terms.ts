@@ -30,7 +30,7 @@ export class OrganizationTerms {
     return guarded(this.config.url, async () => {
       const info = await this.index.cached();
       if (!info) return { documents: 0, docFrequency: new Map() };
-      await this.index.upgradeWordFields(info);
+      await this.index.upgradeSchema(info);
       const response = await this.client.search<unknown, CountAggregations>({
         index: this.name.alias,
         size: 0,

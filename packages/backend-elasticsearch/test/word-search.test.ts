@@ -44,15 +44,14 @@ describe("elasticsearch: word search", () => {
     }
   });
 
-  it("upgrades an index made before word search in place: documents, vectors and counts unchanged, words found", async () => {
+  it("upgrades an index made before word search in place: documents, vectors and counts unchanged, words and names found", async () => {
     const prefix = indices.next();
     const { organizations: name } = indexNames(prefix);
     const client = rawClient();
-    // An index exactly as the previous schema made it: no word fields, no analyzer, schema 1.
+    // An index exactly as schema 1 made it: no word fields, no analyzer, no lookup keys.
     const mappings = organizationMappings(DIM, "int8_hnsw", MODEL);
     const properties = { ...mappings.properties };
-    delete properties.profile_text;
-    delete properties.customer_text;
+    for (const field of ["profile_text", "customer_text", "name_key", "name_words", "domain_key"]) delete properties[field];
     await client.indices.create({
       index: name.index,
       aliases: { [name.alias]: {} },
@@ -92,7 +91,10 @@ describe("elasticsearch: word search", () => {
       const customers = await store.searchText({ text: "some customers", kind: "customer", filter: {}, size: 2000 });
       expect(customers).toHaveLength(withCustomer);
       const mapping = (await client.indices.getMapping({ index: name.alias }))[name.index]?.mappings;
-      expect(mapping?._meta).toMatchObject({ orgsim_schema: 2, model_id: MODEL.modelId });
+      expect(mapping?._meta).toMatchObject({ orgsim_schema: 3, model_id: MODEL.modelId });
+      // The lookup keys too (synthetic organization n is "Org n" at orgn.example).
+      expect(await store.lookUp({ words: ["org", "701"], size: 5 })).toEqual({ namePrefix: [701], allWords: [701], wordPrefixes: [701] });
+      expect(await store.lookUp({ words: [], domain: "org1200.example", size: 5 })).toEqual({ namePrefix: [], allWords: [], wordPrefixes: [1200] });
       // Writes work again with the new fields (the mapping is strict).
       await store.upsert(
         [{ ...(records[0] as OrganizationRecord), organization: { ...(records[0] as OrganizationRecord).organization, description: "Deep sea cables" } }],

@@ -1,13 +1,14 @@
 /** The embedded backend's one SQLite file: connection settings and schema migrations. */
+import { domainKey, nameKey } from "@orgsim/core";
 import Database from "better-sqlite3";
 
 export type Db = Database.Database;
 
 /**
- * Schema versions, applied in order; `PRAGMA user_version` records how many ran.
- * Never edit a shipped entry: append a new one.
+ * Schema versions, applied in order; `PRAGMA user_version` records how many ran: SQL, or a
+ * function for what SQL cannot compute. Never edit a shipped entry: append a new one.
  */
-export const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly (string | ((db: Db) => void))[] = [
   `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
@@ -90,7 +91,32 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE organization_changes (generation INTEGER NOT NULL, org_id INTEGER NOT NULL);
   CREATE INDEX organization_changes_by_generation ON organization_changes(generation);
   `,
+  addLookupKeys,
 ];
+
+/**
+ * The lookup keys (core's lookup-keys.ts) of GET /organizations: the name's words and the domain's
+ * host as columns with indexes, and the name's words in an FTS5 table (rowid = organization id)
+ * that triggers keep in step with the organizations table, for word and word-prefix matching.
+ */
+function addLookupKeys(db: Db): void {
+  db.exec(`
+    ALTER TABLE organizations ADD COLUMN name_key TEXT NOT NULL DEFAULT '';
+    ALTER TABLE organizations ADD COLUMN domain_key TEXT;
+    CREATE INDEX organizations_by_name_key ON organizations(name_key, id);
+    CREATE INDEX organizations_by_domain_key ON organizations(domain_key, id);
+    -- Prefix indexes of 1 to 3 characters keep short type-ahead prefixes fast.
+    CREATE VIRTUAL TABLE organization_names USING fts5(name_key, tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3');
+    CREATE TRIGGER organization_names_insert AFTER INSERT ON organizations
+      BEGIN INSERT INTO organization_names (rowid, name_key) VALUES (new.id, new.name_key); END;
+    CREATE TRIGGER organization_names_delete AFTER DELETE ON organizations
+      BEGIN DELETE FROM organization_names WHERE rowid = old.id; END;
+  `);
+  const update = db.prepare("UPDATE organizations SET name_key = ?, domain_key = ? WHERE id = ?");
+  const rows = db.prepare<[], [number, string, string | null]>("SELECT id, doc ->> '$.name', doc ->> '$.domain' FROM organizations").raw();
+  for (const [id, name, domain] of rows.all()) update.run(nameKey(name ?? ""), domain ? domainKey(domain) : null, id);
+  db.exec("INSERT INTO organization_names (rowid, name_key) SELECT id, name_key FROM organizations");
+}
 
 /** Opens (creating) the file with WAL, NORMAL sync and foreign keys, and brings its schema up to date. */
 export function openDatabase(file: string): Db {
@@ -118,7 +144,9 @@ function migrate(db: Db): void {
     db.transaction(() => {
       const current = version();
       if (current >= MIGRATIONS.length) return;
-      db.exec(MIGRATIONS[current] as string);
+      const migration = MIGRATIONS[current] as string | ((db: Db) => void);
+      if (typeof migration === "string") db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${current + 1}`);
     }).immediate();
   }

@@ -12,7 +12,11 @@ import {
   assertModelAdmitted,
   assertQueryDimension,
   assertRecordVectors,
+  domainKey,
+  type LookupQuery,
+  type LookupTiers,
   lexicalTextsOf,
+  nameKey,
   type Organization,
   type OrganizationRecord,
   type OrganizationStore,
@@ -29,6 +33,7 @@ import { guarded } from "./errors";
 import { type FilterColumns, filterColumnsOf, MemoryIndex } from "./memory-index";
 import { loadMemorySnapshot, saveMemorySnapshot } from "./memory-snapshot";
 import { fromBlob, OrganizationChanges, toBlob } from "./organization-changes";
+import { SqliteOrganizationLookup } from "./sqlite-organization-lookup";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
 
 export interface VectorIndexOptions {
@@ -68,6 +73,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private closed = false;
   private readonly sql;
   private readonly changes: OrganizationChanges;
+  private readonly lookup: SqliteOrganizationLookup;
   private graphs: VectorGraphs | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
   /** The generation of the memory snapshot on disk, when this store read or wrote it. */
@@ -84,8 +90,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
       anyVector: db.prepare("SELECT 1 FROM organization_vectors LIMIT 1").pluck(),
       deleteOrg: db.prepare<[number]>("DELETE FROM organizations WHERE id = ?"),
       insertOrg: db.prepare(
-        `INSERT INTO organizations (id, doc, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date)
-         VALUES (@id, @doc, @hqCountry, @hqSubdivision, @employeeCount, @employeeRange, @foundedYear, @lastRoundStage, @lastRoundDate)`,
+        `INSERT INTO organizations (id, doc, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, name_key, domain_key)
+         VALUES (@id, @doc, @hqCountry, @hqSubdivision, @employeeCount, @employeeRange, @foundedYear, @lastRoundStage, @lastRoundDate, @nameKey, @domainKey)`,
       ),
       insertLocation: db.prepare("INSERT INTO organization_locations (org_id, is_hq, country_code, subdivision_code) VALUES (?, ?, ?, ?)"),
       insertCategory: db.prepare("INSERT INTO organization_categories (org_id, slug) VALUES (?, ?)"),
@@ -98,6 +104,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
     };
     this.changes = new OrganizationChanges(db);
+    this.lookup = new SqliteOrganizationLookup(db);
     this.load();
   }
 
@@ -155,6 +162,10 @@ export class SqliteOrganizationStore implements OrganizationStore {
         return doc === undefined ? [] : [JSON.parse(doc) as Organization];
       });
     });
+  }
+
+  async lookUp(query: LookupQuery): Promise<LookupTiers> {
+    return guarded(async () => this.lookup.lookUp(query));
   }
 
   async getVector(id: number, kind: VectorKind): Promise<Float32Array | null> {
@@ -359,7 +370,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private write(o: Organization, c: FilterColumns, profile: Float32Array, customer: Float32Array | null, modelId: string): void {
     this.sql.deleteOrg.run(o.id);
     const { places, categories, ...scalars } = c;
-    this.sql.insertOrg.run({ ...scalars, id: o.id, doc: JSON.stringify(o) });
+    const keys = { nameKey: nameKey(o.name), domainKey: o.domain ? domainKey(o.domain) : null };
+    this.sql.insertOrg.run({ ...scalars, ...keys, id: o.id, doc: JSON.stringify(o) });
     const { headquarters, offices } = o.location;
     if (headquarters) this.sql.insertLocation.run(o.id, 1, headquarters.country_code, headquarters.subdivision_code);
     for (const office of offices) this.sql.insertLocation.run(o.id, 0, office.country_code, office.subdivision_code);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { MIGRATIONS, openDatabase, openEmbeddedBackend } from "../src/index";
+import { organization } from "@orgsim/testing";
 import { tempDir } from "./temp-dir";
 
 let dir: ReturnType<typeof tempDir>;
@@ -37,4 +38,25 @@ it("refuses a file written by a newer schema", () => {
   raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
   raw.close();
   expect(() => openDatabase(file)).toThrow(/newer than this orgsim/);
+});
+
+it("migration 4 gives the organizations stored before it their lookup keys", async () => {
+  const file = join(dir.path, "orgsim.sqlite");
+  const raw = new Database(file);
+  for (const migration of MIGRATIONS.slice(0, 3)) raw.exec(migration as string);
+  raw.pragma("user_version = 3");
+  const insert = raw.prepare("INSERT INTO organizations (id, doc) VALUES (?, ?)");
+  insert.run(1, JSON.stringify({ ...organization(1), name: "Über Payments GmbH", domain: "https://www.Uber-Payments.example/de" }));
+  insert.run(2, JSON.stringify({ ...organization(2), name: "Payroll Co", domain: null }));
+  raw.close();
+
+  const backend = openEmbeddedBackend({ dataDir: dir.path });
+  try {
+    const store = backend.organizations;
+    expect(await store.lookUp({ words: ["uber", "pay"], size: 10 })).toEqual({ namePrefix: [1], allWords: [], wordPrefixes: [1] });
+    expect(await store.lookUp({ words: ["pay"], size: 10 })).toEqual({ namePrefix: [2], allWords: [], wordPrefixes: [1, 2] });
+    expect(await store.lookUp({ words: [], domain: "uber-payments.example", size: 10 })).toEqual({ namePrefix: [], allWords: [], wordPrefixes: [1] });
+  } finally {
+    await backend.close();
+  }
 });

@@ -4,6 +4,7 @@ export * from "./domain/metrics";
 export * from "./domain/taxonomy";
 export * from "./domain/embedding-text";
 export * from "./domain/lexical";
+export * from "./domain/lookup-keys";
 export * from "./domain/rank-fusion";
 export { normalizeOrganization } from "./domain/normalize-organization";
 export { organizationIssues } from "./domain/organization-checks";
@@ -16,6 +17,7 @@ export { API_VERSION, type Services } from "./surface";
 // Schemas: the one source of truth for every input and output
 export * from "./schemas/params";
 export * from "./schemas/organization";
+export * from "./schemas/lookup";
 export * from "./schemas/search";
 export * from "./schemas/collections";
 export * from "./schemas/access";

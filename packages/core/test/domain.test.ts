@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   distinctiveTerms,
+  domainKey,
+  nameKey,
+  nameWords,
   lexicalTerms,
   customerTextOf,
   decodeCursor,
@@ -188,5 +191,26 @@ describe("distinctiveTerms", () => {
       ]),
     };
     expect(distinctiveTerms(["b", "a"], tied, 1)).toEqual(["a"]);
+  });
+});
+
+describe("lookup keys", () => {
+  it("splits names into lower-case words without accents", () => {
+    expect(nameWords("Stripe, Inc.")).toEqual(["stripe", "inc"]);
+    expect(nameWords("Über Café & Co-op 24/7")).toEqual(["uber", "cafe", "co", "op", "24", "7"]);
+    expect(nameWords("İstanbul Ödeme")).toEqual(["istanbul", "odeme"]);
+    expect(nameWords("株式会社 メルカリ")).toEqual(["株式会社", "メルカリ"]);
+    expect(nameWords(" !! ")).toEqual([]);
+    expect(nameKey("  Stripe   Atlas ")).toBe("stripe atlas");
+  });
+
+  it("reduces a domain or URL to its host", () => {
+    expect(domainKey("Stripe.com")).toBe("stripe.com");
+    expect(domainKey("https://www.Stripe.com/pricing?x=1#y")).toBe("stripe.com");
+    expect(domainKey("www2.stripe.com:8443")).toBe("stripe.com");
+    expect(domainKey("user:secret@stripe.com.")).toBe("stripe.com");
+    expect(domainKey("münchen.de")).toBe("xn--mnchen-3ya.de");
+    expect(domainKey("api.stripe.com")).toBe("api.stripe.com");
+    for (const nothing of ["", "   ", "stripe", "not a domain", "http://"]) expect(domainKey(nothing), nothing).toBeNull();
   });
 });

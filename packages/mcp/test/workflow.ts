@@ -60,7 +60,7 @@ export async function agentWorkflow(client: Client): Promise<WorkflowReport> {
   expect(categories.length).toBeGreaterThan(10);
   const filters = { countries: ["US", "DE", "FR", "GB", "CA"], employees_max: 5000, founded_year_min: 1990 };
   const search = await use("search_organizations_by_description", { description: "software that automates factories and warehouses", ...filters, limit: 5 });
-  const found = search.data as { id: number; hq_country_code: string; founded_year: number }[];
+  const found = search.data as { id: number; name: string; hq_country_code: string; founded_year: number }[];
   expect(found.length).toBeGreaterThanOrEqual(3);
   for (const o of found) {
     expect(filters.countries).toContain(o.hq_country_code);
@@ -69,6 +69,12 @@ export async function agentWorkflow(client: Client): Promise<WorkflowReport> {
   const [first, second, third] = found as [(typeof found)[0], (typeof found)[0], (typeof found)[0]];
 
   expect((await use("get_organization", { organization_id: first.id })).data.id).toBe(first.id);
+  // "Companies like <a company the user names> in Germany": two calls, its name to its id, then the search.
+  const named = (await use("find_organizations", { name: first.name })).data as { id: number; name: string }[];
+  expect(named.map((o) => o.id)).toContain(first.id);
+  const inGermany = await use("find_similar_organizations", { organization_id: first.id, countries: ["DE"], limit: 5 });
+  expect(inGermany.data.length).toBeGreaterThan(0);
+  for (const o of inGermany.data) expect(o.hq_country_code).toBe("DE");
   const similar = await use("find_similar_organizations", { organization_id: first.id, exclude_ids: [second.id], limit: 5 });
   expect(similar.data.map((o: { id: number }) => o.id)).not.toContain(first.id);
   expect(similar.data.map((o: { id: number }) => o.id)).not.toContain(second.id);

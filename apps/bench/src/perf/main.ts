@@ -34,6 +34,7 @@ import {
   DESCRIPTION_QUERIES,
   FILTER_LEVELS,
   FILTERS,
+  lookupPaths,
   type FilterLevel,
   MODES,
   type Mode,
@@ -258,6 +259,7 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   log("recall at 10 of the embedded backend's HNSW graphs against exact search ...");
   const embeddedRecall = await recallTable(exact.baseUrl, embedded.baseUrl, queries, "embedded: ");
   const load = await loadRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, queries);
+  const lookup = await lookupRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, lookupPaths(scaleNames(dataset, scale)));
   const floor = rawGraphSearch(dataDir, queries.ids, model.dimension);
   log(`embedded floor: usearch's own top-10 search on the profile graph, p50 ${floor.latency_ms.p50} ms, p99 ${floor.latency_ms.p99} ms`);
   const esFloor = await rawKnnSearch(node.url, prefix, dataDir, queries.ids);
@@ -304,6 +306,7 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
     recall,
     embedded_recall: embeddedRecall,
     load,
+    lookup,
   };
   for (const server of servers.splice(0)) await server.stop();
   if (!args.keep) {
@@ -397,6 +400,29 @@ async function loadRuns(byBackend: Record<BackendName, { baseUrl: string }>, que
     }
   }
   return load;
+}
+
+/** Names of 200 organizations of the scale (another sample than the search ids), for the type-ahead lookups. */
+function scaleNames(dataset: Dataset, scale: number): string[] {
+  const random = seededRandom(seed + scale + 1);
+  return Array.from({ length: 200 }, () => (dataset.batch(Math.floor(random() * scale), 1)[0] as OrganizationRecord).organization.name);
+}
+
+/** Latency and throughput of type-ahead lookups by name on every backend (the exact server shares the embedded store, so it is left out). */
+async function lookupRuns(byBackend: Record<BackendName, { baseUrl: string }>, paths: string[]): Promise<NonNullable<ScaleResult["lookup"]>> {
+  const lookup: NonNullable<ScaleResult["lookup"]> = [];
+  for (const backend of loadBackends.filter((b) => b !== "embedded-exact")) {
+    for (const connections of concurrencies) {
+      const r = await loadTest(byBackend[backend].baseUrl, paths, connections, durationS, warmupS);
+      lookup.push({ backend, ...r });
+      log(
+        `  ${backend.padEnd(13)} lookup by name c=${String(connections).padEnd(3)} ` +
+          `p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s` +
+          `${r.non_2xx || r.errors || r.timeouts ? ` (non-2xx ${r.non_2xx}, errors ${r.errors}, timeouts ${r.timeouts})` : ""}`,
+      );
+    }
+  }
+  return lookup;
 }
 
 /** The same recall (and the latency of the search without embedding) once the index is one segment. */

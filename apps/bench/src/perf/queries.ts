@@ -82,6 +82,8 @@ export const CUSTOMER_QUERIES = [
   "gamers",
 ] as const;
 
+import { nameWords } from "@orgsim/core";
+
 export type FilterLevel = "none" | "broad" | "restrictive";
 
 /**
@@ -111,6 +113,19 @@ export const MODE_LABELS: Record<Mode, string> = {
 /** The two rankings: hybrid (the product default) and vector alone (what the recall of the approximate kNN is about). */
 export type RankingName = "hybrid" | "vector";
 export const RANKINGS: RankingName[] = ["hybrid", "vector"];
+
+/**
+ * Type-ahead lookups (GET /v1/organizations?name=…) for names of the data: in turn the first three
+ * letters of the first word, the whole first word, and the first word with two letters of the next.
+ */
+export function lookupPaths(names: string[], limit = 10): string[] {
+  return names.flatMap((name, i) => {
+    const [first, second] = nameWords(name);
+    if (!first) return [];
+    const typed = i % 3 === 0 ? first.slice(0, 3) : i % 3 === 1 || !second ? first : `${first} ${second.slice(0, 2)}`;
+    return [`/v1/organizations?${new URLSearchParams({ name: typed, limit: String(limit) })}`];
+  });
+}
 
 /** The REST path (with query string) of one search. */
 export function searchPath(mode: Mode, query: number | string, filter: FilterLevel, ranking: RankingName, limit = 10): string {

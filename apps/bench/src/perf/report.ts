@@ -8,6 +8,7 @@ import { join } from "node:path";
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import { WRITE_PATH } from "./load";
+import type { LoadTestResult } from "./load-test";
 import { CUSTOMER_QUERIES, DESCRIPTION_QUERIES, FILTER_LEVELS, FILTERS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName } from "./queries";
 import { replaceSection } from "./stats";
 import { BACKENDS, type BackendName } from "./server";
@@ -181,7 +182,7 @@ export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown
   );
 }
 
-type LoadRow = ReturnType<typeof loadRow>;
+type LoadRow = LoadTestResult | undefined;
 const latencies = (r: LoadRow) => (r ? `${f1(r.latency_ms.p50)} / ${f1(r.latency_ms.p95)} / ${f1(r.latency_ms.p99)}` : "–");
 
 function latencySection({ scales, low, high }: ReportContext): string[] {
@@ -250,6 +251,22 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
         `one query at a time over a kept-alive connection from the bench process, for the same organizations (p50 / p99 ms): ${esFloors.map(describe).join("; ")}.`,
       "",
     );
+  }
+  const lookups = scales.filter(([, s]) => s.lookup?.length);
+  if (lookups.length) {
+    const row = (s: ScaleResult, backend: BackendName, connections: number) => s.lookup?.find((l) => l.backend === backend && l.connections === connections);
+    out.push(
+      "Type-ahead lookup by name (`GET /v1/organizations?name=…`, limit 10; 200 names of the data, typed as their first three letters, their first word, or their first word and two letters of the next), latency in ms:",
+      "",
+      "| scale | backend | c=" + low + " p50 / p95 / p99 | c=" + high + " p50 / p95 / p99 | req/s c=" + low + " / c=" + high + " |",
+      "|---|---|---:|---:|---:|",
+    );
+    for (const [label, s] of lookups) {
+      for (const backend of BACKENDS.filter((b) => s.lookup?.some((l) => l.backend === b))) {
+        out.push(`| ${label} | ${BACKEND_NAMES[backend]} | ${latencyCells(row(s, backend, low), row(s, backend, high)).join(" | ")} |`);
+      }
+    }
+    out.push("");
   }
   out.push(
     '"embedded, exact scan" is the same embedded server with `ORGSIM_VECTOR_INDEX=exact`: every ranking scans the rows that pass the filter, as the embedded backend did before its HNSW graphs. ' +

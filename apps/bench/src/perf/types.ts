@@ -90,6 +90,8 @@ export interface ScaleResult {
   embedded_recall?: ({ mode: Mode; filter: FilterLevel } & RecallResult)[];
   /** `ranking` is absent in runs made before hybrid ranking existed (they were vector). */
   load: ({ backend: BackendName; mode: Mode; filter: FilterLevel; ranking?: RankingName } & LoadTestResult)[];
+  /** Type-ahead lookups by name, GET /v1/organizations?name=… (absent in runs before the lookup). */
+  lookup?: ({ backend: BackendName } & LoadTestResult)[];
 }
 
 export interface PerfResults {

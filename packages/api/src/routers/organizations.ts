@@ -1,5 +1,15 @@
 /** Organization records: read, upsert (one or up to 1,000), delete; and the category taxonomy. */
-import { CATEGORIES, CategoryList, MAX_BULK_ORGANIZATIONS, Organization, OrganizationReplaceInput, OrganizationWithId, organizationId } from "@orgsim/core";
+import {
+  CATEGORIES,
+  CategoryList,
+  FindOrganizationsInput,
+  MAX_BULK_ORGANIZATIONS,
+  Organization,
+  OrganizationPage,
+  OrganizationReplaceInput,
+  OrganizationWithId,
+  organizationId,
+} from "@orgsim/core";
 import { z } from "zod";
 import { procedure, router, scoped } from "../trpc";
 
@@ -8,6 +18,22 @@ const OrganizationRef = z.strictObject({ organization_id: organizationId() });
 const MODEL_CONFLICT = { 409: "CONFLICT: the stored vectors were made by another model (or dimension) than the configured one" };
 
 export const organizationsRouter = router({
+  find: scoped("search:read")
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/organizations",
+        tags: ["organizations"],
+        summary: "Find organizations by name (type-ahead) or domain",
+        description:
+          "`domain` matches the normalized domain exactly (scheme, `www.`, port and path ignored). `name` matches by words and word prefixes, best first: " +
+          "names that start with the words, then names holding every word, then names where every word starts a word; ties by name, then id. Both given: both must match.",
+      },
+    })
+    .input(FindOrganizationsInput)
+    .output(OrganizationPage)
+    .query(({ ctx, input }) => ctx.services.organizations.find(input)),
+
   get: scoped("search:read")
     .meta({ openapi: { method: "GET", path: "/organizations/{organization_id}", tags: ["organizations"], summary: "Get an organization" } })
     .input(OrganizationRef)

@@ -73,6 +73,29 @@ export interface ScoredOrganization {
   score: number;
 }
 
+/**
+ * A lookup by name and/or domain (keys from domain/lookup-keys.ts). The core merges the tiers, best
+ * first: names that start with the query, then names holding every query word, then names where
+ * every query word starts a word (each tier ⊂ the last, so one organization may be in several).
+ */
+export interface LookupQuery {
+  /** Only organizations whose `domainKey` is this. */
+  domain?: string;
+  /** The query's `nameWords`; none: every organization (of the domain) is in `wordPrefixes`, by id. */
+  words: string[];
+  /** How many ids each tier returns at most. */
+  size: number;
+}
+
+export interface LookupTiers {
+  /** `nameKey` starts with the words joined by spaces; by `nameKey`, then id. */
+  namePrefix: number[];
+  /** Every word is one of the name's words; by id. */
+  allWords: number[];
+  /** Every word starts one of the name's words (the same word may serve several); by id. */
+  wordPrefixes: number[];
+}
+
 /** The model a store's vectors were computed with. */
 export interface VectorModel {
   modelId: string;
@@ -106,6 +129,8 @@ export interface OrganizationStore {
   termStatistics(terms: readonly string[], kind: VectorKind): Promise<TermStatistics>;
   /** Cosine similarity of `vector` and the `kind` vector of each of `ids` that has one (as search() scores it). */
   similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>>;
+  /** Organizations by name words and domain, in the tiers of LookupTiers. */
+  lookUp(query: LookupQuery): Promise<LookupTiers>;
   /** True when the backend answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

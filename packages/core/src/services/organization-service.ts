@@ -7,7 +7,9 @@ import type { Embedder } from "../ports/embedder";
 import type { OrganizationRecord, OrganizationStore, VectorModel } from "../ports/organization-store";
 import { type GivenVectors, givenVector } from "../rules/vector-model";
 import { Organization, OrganizationWithId } from "../schemas/organization";
+import type { FindOrganizationsInput, OrganizationPage } from "../schemas/lookup";
 import { assertSameModel } from "./model-check";
+import { findOrganizations } from "./organization-lookup";
 
 /** A request's limit (REST, tRPC, MCP and the importer's batches); the service itself writes any number atomically. */
 export const MAX_BULK_ORGANIZATIONS = 1000;
@@ -26,6 +28,11 @@ export class OrganizationService {
     const organization = await this.store.get(id);
     if (!organization) throw OrgsimError.notFound("organization", id);
     return organization;
+  }
+
+  /** By name words (type-ahead) and/or domain, best first. */
+  find(input: FindOrganizationsInput): Promise<OrganizationPage> {
+    return findOrganizations(this.store, input);
   }
 
   async upsert(input: OrganizationWithId): Promise<Organization> {

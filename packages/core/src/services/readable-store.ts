@@ -6,6 +6,8 @@
  */
 import { OrgsimError } from "../errors";
 import type {
+  LookupQuery,
+  LookupTiers,
   OrganizationFilter,
   OrganizationRecord,
   OrganizationStore,
@@ -112,6 +114,9 @@ export class ReadableOrganizationStore implements OrganizationStore {
   }
   similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
     return this.store.similarities(vector, kind, ids);
+  }
+  lookUp(query: LookupQuery): Promise<LookupTiers> {
+    return this.store.lookUp(query);
   }
   ping(): Promise<boolean> {
     return this.store.ping();

@@ -1,0 +1,60 @@
+/**
+ * GET /organizations in SQLite: the tiers of the core's LookupTiers from the name_key and
+ * domain_key columns (indexed) and the organization_names FTS5 table (database.ts, migration 4).
+ * Every tier stops at `size` rows, read in its order from an index, never sorted whole.
+ */
+import type { LookupQuery, LookupTiers } from "@orgsim/core";
+import type { Db } from "./database";
+
+/** Above every character a name key holds: the end of a prefix range on name_key. */
+const AFTER_ANY = "\u{10FFFF}";
+
+export class SqliteOrganizationLookup {
+  private readonly sql;
+
+  constructor(db: Db) {
+    const words = (domain: boolean) =>
+      db
+        .prepare<{ match: string; domain?: string; size: number }, number>(
+          `SELECT rowid FROM organization_names WHERE organization_names MATCH @match
+           ${domain ? "AND rowid IN (SELECT id FROM organizations WHERE domain_key = @domain)" : ""} ORDER BY rowid LIMIT @size`,
+        )
+        .pluck();
+    this.sql = {
+      namePrefix: db
+        .prepare<{ from: string; to: string; size: number }, number>(
+          "SELECT id FROM organizations WHERE name_key >= @from AND name_key < @to ORDER BY name_key, id LIMIT @size",
+        )
+        .pluck(),
+      namePrefixOfDomain: db
+        .prepare<{ from: string; to: string; domain: string; size: number }, number>(
+          "SELECT id FROM organizations WHERE domain_key = @domain AND name_key >= @from AND name_key < @to ORDER BY name_key, id LIMIT @size",
+        )
+        .pluck(),
+      words: words(false),
+      wordsOfDomain: words(true),
+      domain: db.prepare<{ domain: string; size: number }, number>("SELECT id FROM organizations WHERE domain_key = @domain ORDER BY id LIMIT @size").pluck(),
+    };
+  }
+
+  lookUp({ words, domain, size }: LookupQuery): LookupTiers {
+    if (words.length === 0) return { namePrefix: [], allWords: [], wordPrefixes: domain ? this.sql.domain.all({ domain, size }) : [] };
+    const from = words.join(" ");
+    const range = { from, to: from + AFTER_ANY, size };
+    const match = (prefix: boolean) => ({ match: ftsQuery(words, prefix), size });
+    return domain
+      ? {
+          namePrefix: this.sql.namePrefixOfDomain.all({ ...range, domain }),
+          allWords: this.sql.wordsOfDomain.all({ ...match(false), domain }),
+          wordPrefixes: this.sql.wordsOfDomain.all({ ...match(true), domain }),
+        }
+      : {
+          namePrefix: this.sql.namePrefix.all(range),
+          allWords: this.sql.words.all(match(false)),
+          wordPrefixes: this.sql.words.all(match(true)),
+        };
+  }
+}
+
+/** Every word as an FTS5 string (letters and digits only, so quoting is enough), `*` for a prefix. */
+const ftsQuery = (words: string[], prefix: boolean) => words.map((w) => `"${w}"${prefix ? "*" : ""}`).join(" ");

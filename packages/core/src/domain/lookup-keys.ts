@@ -1,0 +1,36 @@
+/**
+ * The keys organizations are looked up by (GET /organizations?name=…&domain=…), computed the same
+ * way for what is stored and for what is asked, so both backends match exactly the same records.
+ */
+
+/** A name's words: accents removed, lower case, split at anything but letters and digits. */
+export function nameWords(name: string): string[] {
+  // Lower case first: lowering can itself make a combining mark ("İ" → "i̇").
+  return name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** A name as its words joined by single spaces: "Stripe, Inc." → "stripe inc"; type-ahead matches its prefixes. */
+export const nameKey = (name: string): string => nameWords(name).join(" ");
+
+/**
+ * The host a domain or URL names, lower case, without `www.`, port, path or credentials:
+ * "https://www.Stripe.com/pricing" → "stripe.com". Null when it names no host.
+ */
+export function domainKey(domainOrUrl: string): string | null {
+  const value = domainOrUrl.trim();
+  if (!value) return null;
+  let host: string;
+  try {
+    // The WHATWG URL parser lowercases, drops the port and turns international names into punycode.
+    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`).hostname;
+  } catch {
+    return null;
+  }
+  host = host.replace(/\.$/, "").replace(/^www\d*\./, "");
+  return host.includes(".") ? host : null;
+}
