@@ -214,6 +214,20 @@ describe("a collection larger than a store page", () => {
     expect(lines.map((l) => l.entity_id).sort()).toEqual(expected);
   });
 
+  it("stops quietly when the client goes away midway, and goes on serving", async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${server.baseUrl}/v1/collections/${id}/export?format=ndjson`, {
+      headers: { authorization: `Bearer ${keys.acme}` },
+      signal: controller.signal,
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect((await reader.read()).done).toBe(false);
+    controller.abort();
+    await reader.read().catch(() => {});
+    expect(ndjsonLines((await download(id, "ndjson")).text)).toHaveLength(COUNT);
+    expect(server.output()).not.toContain("failed midway");
+  });
+
   it("pages the same items over tRPC, typed", async () => {
     const client = createOrgsimClient({ url: server.baseUrl, apiKey: keys.acme });
     const seen: string[] = [];
