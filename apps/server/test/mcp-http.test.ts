@@ -40,7 +40,30 @@ describe("MCP over Streamable HTTP", () => {
     try {
       expect(client.getServerVersion()).toMatchObject({ name: "orgsim" });
       const report = await agentWorkflow(client);
-      expect(report.tools).toBe(14);
+      expect(report.tools).toBe(15);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("links export_collection to the REST file on the address the client used, which downloads", async () => {
+    const client = await connect();
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })) as any).structuredContent;
+      const collection = (await call("create_collection", { name: "Export me" })).data;
+      await call("add_collection_item", { collection_id: collection.id, entity_type: "organization", entity_id: "3" });
+      const exported = await call("export_collection", { collection_id: collection.id });
+      expect(exported.meta).toMatchObject({
+        format: "csv",
+        inline: true,
+        item_count: 1,
+        url: `${server.baseUrl}/v1/collections/${collection.id}/export?format=csv`,
+      });
+      expect(exported.data[0].organization.id).toBe(3);
+      const file = await fetch(exported.meta.url);
+      expect(file.status).toBe(200);
+      expect(file.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect((await file.text()).split("\r\n").filter(Boolean)).toHaveLength(2);
     } finally {
       await client.close();
     }
@@ -76,7 +99,7 @@ describe("MCP over Streamable HTTP", () => {
     expect(body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { structuredContent: { data: { id: 1 } } } });
 
     const listed = (await (await post({ jsonrpc: "2.0", id: 8, method: "tools/list" })).json()) as any;
-    expect(listed.result.tools).toHaveLength(14);
+    expect(listed.result.tools).toHaveLength(15);
   });
 
   it("refuses GET and DELETE (stateless: no stream, no session) and malformed bodies", async () => {

@@ -8,6 +8,7 @@ import { API_VERSION, ERROR_STATUS, ErrorBody, type ErrorCode } from "@orgsim/co
 import { forEachOpenApiProcedure, generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { z } from "zod";
 import { createSchema } from "zod-openapi";
+import { EXPORT_OPERATION_ID, withExportOperation } from "./openapi-export";
 import { appRouter } from "./router";
 import type { Meta } from "./trpc";
 
@@ -31,7 +32,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       },
     },
   });
-  return withResourceLinks(withContractResponses(withParameterDocs(document)));
+  return withResourceLinks(withExportOperation(withContractResponses(withParameterDocs(document))));
 }
 
 /**
@@ -73,7 +74,15 @@ const RESOURCE_LINKS: { from: string; to: string[]; parameters: Record<string, s
   },
   {
     from: "collections-create",
-    to: ["collections-get", "collections-update", "collections-delete", "collections-items-add", "collections-items-bulkAdd", "collections-items-list"],
+    to: [
+      "collections-get",
+      "collections-update",
+      "collections-delete",
+      "collections-items-add",
+      "collections-items-bulkAdd",
+      "collections-items-list",
+      EXPORT_OPERATION_ID,
+    ],
     parameters: { id: "$response.body#/id" },
   },
   {

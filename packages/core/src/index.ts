@@ -20,6 +20,7 @@ export * from "./schemas/organization";
 export * from "./schemas/lookup";
 export * from "./schemas/search";
 export * from "./schemas/collections";
+export * from "./schemas/collection-export";
 export * from "./schemas/access";
 // Ports
 export type * from "./ports/embedder";
@@ -30,6 +31,8 @@ export type * from "./ports/api-key-store";
 export { FUSION_DEPTH, type SavedOrganizations, type SearchCaller, SearchService, toStoreFilter } from "./services/search-service";
 export { OrganizationService, MAX_BULK_ORGANIZATIONS } from "./services/organization-service";
 export { CollectionService } from "./services/collection-service";
+export { CollectionExport, EXPORT_CONTENT_TYPES, EXPORT_STORE_PAGE, type ExportFile, fileSlug } from "./services/collection-export";
+export { csvCell, csvColumns, LIST_SEPARATOR } from "./services/export-csv";
 export { ReadableOrganizationStore } from "./services/readable-store";
 export { encodeCursor, decodeCursor, fingerprint, setCursorSecret } from "./services/cursor";
 export { type KeysetPosition, keysetPage, pageBody } from "./services/keyset-page";

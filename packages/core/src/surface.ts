@@ -1,4 +1,5 @@
 /** What every surface (REST, tRPC, MCP) serves: the services behind the contract, and its version. */
+import type { CollectionExport } from "./services/collection-export";
 import type { CollectionService } from "./services/collection-service";
 import type { OrganizationService } from "./services/organization-service";
 import type { SearchService } from "./services/search-service";
@@ -10,4 +11,6 @@ export interface Services {
   search: SearchService;
   organizations: OrganizationService;
   collections: CollectionService;
+  /** Exports of collections (REST streams them; tRPC and MCP page them). */
+  exports: CollectionExport;
 }

@@ -3,6 +3,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { API_VERSION, openPrincipal, type Principal, type Services } from "@orgsim/core";
 import type { ToolRuntime } from "./tool";
 import { registerCollectionTools } from "./tools/collections";
+import { registerExportTools } from "./tools/export";
 import { registerItemTools } from "./tools/items";
 import { registerOrganizationTools } from "./tools/organizations";
 import { registerSearchTools } from "./tools/search";
@@ -20,6 +21,8 @@ export interface OrgsimMcpServerOptions {
   readyTimeoutMs?: number;
   /** Where unexpected tool failures are logged. Default: stderr (stdout may carry the protocol). */
   log?: (line: string) => void;
+  /** The HTTP server's address (`http://host:port`) when MCP is served beside REST, for links to REST (export_collection). Default: none (stdio). */
+  restBaseUrl?: string | null;
 }
 
 /** Every tool, in the order they are listed. */
@@ -38,6 +41,7 @@ export const TOOL_NAMES = [
   "bulk_add_collection_items",
   "update_collection_item",
   "delete_collection_item",
+  "export_collection",
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -46,7 +50,7 @@ export const SERVER_INSTRUCTIONS = [
   "or to a description of a customer base (search_organizations_by_customer_base), with filters on location, size, age, category, funding stage and funding date; ",
   "and keeps collections of what you find. Typical flow: list_categories if you will filter by business type; search; get_organization for a candidate's whole record; ",
   'create_collection, then add_collection_item or bulk_add_collection_items with entity_type "organization" and the ids as strings. ',
-  'A collection holds one entity type, fixed by its first item. Answers are compact and paged (limit ≤ 50, cursor = meta.next_cursor); detail="full" gives complete records. ',
+  'A collection holds one entity type, fixed by its first item; export_collection gives a whole collection (a CSV or NDJSON link, small ones inline). Answers are compact and paged (limit ≤ 50, cursor = meta.next_cursor); detail="full" gives complete records. ',
   "Errors come back as tool results whose text starts with the error code (VALIDATION_FAILED names the parameter).",
 ].join("");
 
@@ -61,10 +65,12 @@ export function createOrgsimMcpServer(options: OrgsimMcpServerOptions): McpServe
     ready: options.ready ?? Promise.resolve(),
     readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+    restBaseUrl: options.restBaseUrl ?? null,
   };
   registerSearchTools(server, runtime);
   registerOrganizationTools(server, runtime);
   registerCollectionTools(server, runtime);
   registerItemTools(server, runtime);
+  registerExportTools(server, runtime);
   return server;
 }

@@ -32,6 +32,8 @@ export interface ToolRuntime {
   /** How long a tool call waits for `ready` before answering BACKEND_UNAVAILABLE ("still loading"). */
   readyTimeoutMs: number;
   log: (line: string) => void;
+  /** Where the REST API answers (`http://host:port`, no /v1), when the MCP server is reached over HTTP; null over stdio. */
+  restBaseUrl: string | null;
 }
 
 export interface ToolReply<Structured> {

@@ -24,10 +24,10 @@ const DESCRIPTION = "industrial robots and automation software for factories";
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 describe("tools/list", () => {
-  it("lists the 14 tools with titles, descriptions, object input and output schemas and truthful annotations", async () => {
+  it("lists the 15 tools with titles, descriptions, object input and output schemas and truthful annotations", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
-    expect(tools).toHaveLength(14);
+    expect(tools).toHaveLength(15);
     const writers = new Set(["create_collection", "add_collection_item", "bulk_add_collection_items", "update_collection_item", "delete_collection_item"]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
@@ -378,6 +378,7 @@ describe("access", () => {
     bulk_add_collection_items: "collections.items.bulkAdd",
     update_collection_item: "collections.items.update",
     delete_collection_item: "collections.items.delete",
+    export_collection: "collections.export",
   };
 
   it("each tool needs the same scope as its REST operation, and says so in its listing", async () => {
@@ -407,7 +408,7 @@ describe("access", () => {
 describe("an agent's workflow", () => {
   it("finds, collects, and is told when it breaks the one-type rule (every tool called)", async () => {
     const report = await agentWorkflow(client);
-    expect(report.called.size).toBe(14);
+    expect(report.called.size).toBe(15);
   });
 });
 

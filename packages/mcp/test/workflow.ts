@@ -132,6 +132,13 @@ export async function agentWorkflow(client: Client): Promise<WorkflowReport> {
   expect((await use("delete_collection_item", { collection_id: collection.id, item_id: added.data.id })).data.deleted).toBe(true);
   expect((await use("get_collection", { collection_id: collection.id })).data.item_count).toBe(2);
 
+  // The whole collection at once: a link to the file, and the items inline with each organization's current record.
+  const exported = await use("export_collection", { collection_id: collection.id, format: "ndjson" });
+  expect(exported.meta).toMatchObject({ item_count: 2, inline: true, format: "ndjson", path: `/v1/collections/${collection.id}/export?format=ndjson` });
+  // Over HTTP the link is absolute, on the address the client used; over stdio there is no HTTP server to name.
+  if (exported.meta.url !== null) expect(exported.meta.url).toBe(`${new URL(exported.meta.url).origin}${exported.meta.path}`);
+  expect(exported.data.map((item: { organization: { id: number } }) => item.organization.id).sort()).toEqual([first.id, second.id].sort());
+
   // Bad input: a tool error naming the parameter, not a protocol error.
   const bad = errorOf(await call(client, "search_organizations_by_description", { description: "robots", limit: 500 }));
   expect(bad.code).toBe("VALIDATION_FAILED");

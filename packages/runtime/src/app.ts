@@ -6,6 +6,7 @@ import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import {
   AccessService,
   type ApiKeyStore,
+  CollectionExport,
   type CollectionStore,
   CollectionService,
   type Embedder,
@@ -123,6 +124,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     search: new SearchService(readableStore, embedder, collections),
     organizations,
     collections,
+    exports: new CollectionExport(collections, readableStore),
   };
   let dataLoaded = false;
   let modelLoaded = true;

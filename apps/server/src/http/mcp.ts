@@ -57,7 +57,8 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     const access = await options.accessOf(req, res, callsIn(body));
     // MCP clients start their auth flow on HTTP 401.
     if ("refused" in access) return refuse(req, res, access.refused);
-    const server = createOrgsimMcpServer({ services, principal: access.principal, log });
+    // Links to REST (export_collection) name the server as the client reached it; the Host was checked above.
+    const server = createOrgsimMcpServer({ services, principal: access.principal, log, restBaseUrl: req.headers.host ? `http://${req.headers.host}` : null });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       // One JSON answer a request: no tool streams anything.

@@ -8,6 +8,7 @@ import type { App } from "@orgsim/runtime";
 import { type AccessPolicyOptions, createAccessPolicy } from "./access";
 import { type ContextFactory, contextFactory, errorBody, requestIdFrom, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";
+import { createExportHandler, exportRequestOf } from "./export";
 import { createHostCheck } from "./host-check";
 import { admitRequest, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_TRPC_BATCH, sendRefusal } from "./limits";
 import { createMcpHandler } from "./mcp";
@@ -54,6 +55,7 @@ function createRouter(app: App, options: HttpServerOptions, publicBaseUrl: () =>
   const createContext = contextFactory(app.services, accessOf);
   const hostCheck = createHostCheck(options.allowedHosts);
   const rest = createRestHandler(createContext);
+  const exportCollection = createExportHandler(createContext);
   const trpc = createTrpcHandler(createContext);
   const mcp = createMcpHandler(app.services, { accessOf, hostCheck });
   const docs = createDocsHandlers(publicBaseUrl);
@@ -63,6 +65,9 @@ function createRouter(app: App, options: HttpServerOptions, publicBaseUrl: () =>
       const refused = hostCheck(req);
       if (refused) return sendRefusal(req, res, refused, "rest");
       req.url = req.url?.slice(3);
+      // A streamed file, which trpc-to-openapi cannot serve: see ./export.
+      const exportOf = exportRequestOf(req);
+      if (exportOf !== null) return await exportCollection(req, res, exportOf);
       return await rest(req, res);
     }
     if (path.startsWith("/trpc/")) {

@@ -8,6 +8,8 @@ import {
   CollectionPage,
   CollectionRef,
   CreateCollectionInput,
+  ExportPage,
+  ExportPageInput,
   ItemPage,
   ItemRef,
   ListCollectionsInput,
@@ -74,6 +76,19 @@ export const collectionsRouter = router({
     .mutation(async ({ ctx, input }) => {
       await ctx.services.collections.delete(ctx.tenant, input.id);
       ctx.response.status = 204;
+    }),
+
+  /**
+   * The export for TypeScript apps: a typed page of exported items (organization items joined with
+   * the organization as it is now), resumed with `cursor`. No REST operation: REST streams the whole
+   * file at GET /collections/{id}/export (apps/server/src/http/export.ts; documented in openapi.ts).
+   */
+  export: scoped("collections:read")
+    .input(ExportPageInput)
+    .output(ExportPage)
+    .query(async ({ ctx, input }) => {
+      const { id, ...page } = input;
+      return pageBody(await ctx.services.exports.page(ctx.tenant, id, page));
     }),
 
   items: router({

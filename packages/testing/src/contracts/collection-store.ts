@@ -1,5 +1,5 @@
 /** The `CollectionStore` contract: cases every backend must pass, run by each backend's tests with its own factory. */
-import { type Collection, type CollectionStore, ENTITY_TYPES, type EntityType, type NewItem } from "@orgsim/core";
+import { type Collection, type CollectionStore, ENTITY_TYPES, type EntityType, EXPORT_STORE_PAGE, type NewItem } from "@orgsim/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 /** A fresh, empty store, and how to dispose of it. */
@@ -279,6 +279,29 @@ export function describeCollectionStoreContract(name: string, options: Collectio
         expect(await store().deleteItem("acme", c.id, target)).toBe(false);
         expect(await store().getItem("acme", c.id, target)).toBeNull();
         expect(await store().get("acme", c.id)).toMatchObject({ item_count: 6 });
+      });
+
+      it("pages items as many at a time as an export reads them, each item once", async () => {
+        const c = await create();
+        const count = 2 * EXPORT_STORE_PAGE + 1;
+        for (let from = 0; from < count; from += 1000) {
+          await store().addItems(
+            "acme",
+            c.id,
+            Array.from({ length: Math.min(1000, count - from) }, (_, i) => item("person", `p-${from + i}`)),
+          );
+        }
+        const sizes: number[] = [];
+        const entityIds = new Set<string>();
+        let cursor: string | undefined;
+        do {
+          const page = await store().listItems("acme", c.id, { limit: EXPORT_STORE_PAGE, ...(cursor ? { cursor } : {}) });
+          sizes.push(page?.data.length ?? 0);
+          for (const i of page?.data ?? []) entityIds.add(i.entity_id);
+          cursor = page?.next_cursor ?? undefined;
+        } while (cursor);
+        expect(sizes).toEqual([EXPORT_STORE_PAGE, EXPORT_STORE_PAGE, 1]);
+        expect(entityIds.size).toBe(count);
       });
 
       it("concurrent updates of one item all land (each re-reads on a version conflict)", async () => {
