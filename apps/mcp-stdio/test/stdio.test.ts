@@ -44,7 +44,7 @@ describe("orgsim-mcp over stdio", () => {
 
   it("runs an agent's workflow: every tool, bad input, the one-type rule", async () => {
     const report = await agentWorkflow(client);
-    expect(report.called.size).toBe(15);
+    expect(report.called.size).toBe(16);
   });
 
   it("answers bad arguments with a tool error, not a protocol error", async () => {

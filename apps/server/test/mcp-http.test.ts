@@ -40,7 +40,7 @@ describe("MCP over Streamable HTTP", () => {
     try {
       expect(client.getServerVersion()).toMatchObject({ name: "orgsim" });
       const report = await agentWorkflow(client);
-      expect(report.tools).toBe(15);
+      expect(report.tools).toBe(16);
     } finally {
       await client.close();
     }
@@ -99,7 +99,7 @@ describe("MCP over Streamable HTTP", () => {
     expect(body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { structuredContent: { data: { id: 1 } } } });
 
     const listed = (await (await post({ jsonrpc: "2.0", id: 8, method: "tools/list" })).json()) as any;
-    expect(listed.result.tools).toHaveLength(15);
+    expect(listed.result.tools).toHaveLength(16);
   });
 
   it("refuses GET and DELETE (stateless: no stream, no session) and malformed bodies", async () => {

@@ -327,3 +327,80 @@ describe("bad input answers 400 naming the parameter", () => {
     });
   }
 });
+
+describe("several seeds (POST /search/organizations/similar)", () => {
+  const seeds = (body: Record<string, unknown>) => api(server, "POST", "/search/organizations/similar", body);
+  const ids = (res: { body: { data: Organization[] } }) => res.body.data.map((o) => o.id);
+  const [a, b] = sample.filter((o) => o.domain) as [Organization, Organization];
+
+  it("with one organization seed is similar-to-organization, in either ranking; a domain seed names the same organization", async () => {
+    for (const ranking of ["vector", "hybrid"] as const) {
+      const single = await api(server, "GET", `/search/organizations/${a.id}/similar?${query({ ranking, limit: 20 })}`);
+      const byId = await seeds({ like: [{ organization_id: a.id }], ranking, limit: 20 });
+      expect(byId.status, JSON.stringify(byId.body)).toBe(200);
+      expect(byId.body.data.map((o: Organization & { similarity: unknown }) => [o.id, o.similarity])).toEqual(
+        single.body.data.map((o: Organization & { similarity: unknown }) => [o.id, o.similarity]),
+      );
+      expect(byId.body.meta.missing_seeds).toEqual([]);
+      const byDomain = await seeds({ like: [{ domain: `https://www.${a.domain}/about` }], ranking, limit: 20 });
+      expect(ids(byDomain)).toEqual(ids(single));
+    }
+  });
+
+  it("with one description seed ranks by the description's vector, as the description search does", async () => {
+    const single = await api(server, "GET", `/search/organizations/similar?${query({ description: DESCRIPTION, ranking: "vector" })}`);
+    const seeded = await seeds({ like: [{ description: DESCRIPTION }], ranking: "vector" });
+    expect(seeded.body.data.map((o: any) => o.similarity.cosine_similarity)).toEqual(single.body.data.map((o: any) => o.similarity.cosine_similarity));
+    expect(ids(seeded)).toEqual(ids(single));
+  });
+
+  it("leaves every seed organization out, and pushes the results away from a counter-example", async () => {
+    const both = await seeds({ like: [{ organization_id: a.id }, { organization_id: b.id }], ranking: "vector", limit: 100 });
+    expect(ids(both)).not.toContain(a.id);
+    expect(ids(both)).not.toContain(b.id);
+    const nearest = ids(await seeds({ like: [{ organization_id: a.id }], ranking: "vector", limit: 100 }))[0] as number;
+    const away = await seeds({ like: [{ organization_id: a.id }], unlike: [{ organization_id: nearest }], ranking: "vector", limit: 100 });
+    // The counter-example is a seed too: never a result.
+    expect(ids(away)).not.toContain(nearest);
+    const cosines = (res: any) => new Map<number, number>(res.body.data.map((o: any) => [o.id, o.similarity.cosine_similarity]));
+    // Away from the counter-example: the organizations most like it fall behind.
+    const towardA = ids(await seeds({ like: [{ organization_id: a.id }], exclude_ids: [nearest], ranking: "vector", limit: 10 }));
+    expect(ids(away).slice(0, 10)).not.toEqual(towardA);
+    expect(cosines(away).size).toBe(100);
+  });
+
+  it("reports seeds that name no organization and uses the others; none left is a 404", async () => {
+    const partial = await seeds({
+      like: [{ organization_id: a.id }, { organization_id: 999_999_999 }, { domain: "nowhere.example" }],
+      unlike: [{ domain: "nowhere-else.example" }],
+    });
+    expect(partial.status, JSON.stringify(partial.body)).toBe(200);
+    expect(ids(partial)).toEqual(ids(await seeds({ like: [{ organization_id: a.id }] })));
+    expect(partial.body.meta.missing_seeds).toEqual([
+      { list: "like", index: 1, seed: { organization_id: 999_999_999 }, reason: "no stored organization has the id 999999999" },
+      { list: "like", index: 2, seed: { domain: "nowhere.example" }, reason: "no stored organization has the domain nowhere.example" },
+      { list: "unlike", index: 0, seed: { domain: "nowhere-else.example" }, reason: "no stored organization has the domain nowhere-else.example" },
+    ]);
+    const none = await seeds({ like: [{ organization_id: 999_999_999 }] });
+    expect(none.status).toBe(404);
+    expect(none.body.error.code).toBe("NOT_FOUND");
+  });
+
+  it("refuses malformed seeds and too many, naming them", async () => {
+    for (const [body, path] of [
+      [{ like: [] }, "like"],
+      [{ like: Array.from({ length: 21 }, (_, i) => ({ organization_id: i + 1 })) }, "like"],
+      [{ like: [{ domain: "not a domain" }] }, "like.0.domain"],
+      [{ like: [{ organization_id: 1, domain: "a.example" }] }, "like.0"],
+      [{ like: [{ description: "ab" }] }, "like.0.description"],
+      [{ like: [{ organization_id: a.id }], unlike: [{ name: "x" }] }, "unlike.0"],
+    ] as const) {
+      const res = await seeds(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(
+        res.body.error.details.issues.map((i: { path: (string | number)[] }) => i.path.join(".")),
+        JSON.stringify(body),
+      ).toContain(path);
+    }
+  });
+});

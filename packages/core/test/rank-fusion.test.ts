@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { fusedRelevance, reciprocalRankFusion } from "../src/domain/rank-fusion";
+import { fusedRelevance } from "../src/domain/rank-fusion";
+
+/** The fused ranking's ids, best first. */
+const reciprocalRankFusion = (rankings: number[][], k?: number) => fusedRelevance(rankings, k).map((hit) => hit.id);
 
 describe("reciprocal rank fusion", () => {
   it("sums 1/(k + rank) over the rankings", () => {

@@ -29,6 +29,7 @@ export interface OrgsimMcpServerOptions {
 export const TOOL_NAMES = [
   "search_organizations_by_description",
   "find_similar_organizations",
+  "search_organizations_by_examples",
   "search_organizations_by_customer_base",
   "find_organizations",
   "get_organization",
@@ -46,7 +47,7 @@ export const TOOL_NAMES = [
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const SERVER_INSTRUCTIONS = [
-  "orgsim finds organizations similar to a business description (search_organizations_by_description), to a known organization (find_similar_organizations, by id; find_organizations turns a name or website into that id) ",
+  "orgsim finds organizations similar to a business description (search_organizations_by_description), to a known organization (find_similar_organizations, by id; find_organizations turns a name or website into that id), to several examples and counter-examples (search_organizations_by_examples) ",
   "or to a description of a customer base (search_organizations_by_customer_base), with filters on location, size, age, category, funding stage and funding date; ",
   "and keeps collections of what you find. Typical flow: list_categories if you will filter by business type; search; get_organization for a candidate's whole record; ",
   'create_collection, then add_collection_item or bulk_add_collection_items with entity_type "organization" and the ids as strings. ',

@@ -24,10 +24,10 @@ const DESCRIPTION = "industrial robots and automation software for factories";
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 describe("tools/list", () => {
-  it("lists the 15 tools with titles, descriptions, object input and output schemas and truthful annotations", async () => {
+  it("lists the 16 tools with titles, descriptions, object input and output schemas and truthful annotations", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
-    expect(tools).toHaveLength(15);
+    expect(tools).toHaveLength(16);
     const writers = new Set(["create_collection", "add_collection_item", "bulk_add_collection_items", "update_collection_item", "delete_collection_item"]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
@@ -366,6 +366,7 @@ describe("access", () => {
   const PROCEDURE_OF: Record<ToolName, string> = {
     search_organizations_by_description: "search.similarToDescription",
     find_similar_organizations: "search.similarToOrganization",
+    search_organizations_by_examples: "search.similarToSeeds",
     search_organizations_by_customer_base: "search.similarCustomers",
     find_organizations: "organizations.find",
     get_organization: "organizations.get",
@@ -408,7 +409,7 @@ describe("access", () => {
 describe("an agent's workflow", () => {
   it("finds, collects, and is told when it breaks the one-type rule (every tool called)", async () => {
     const report = await agentWorkflow(client);
-    expect(report.called.size).toBe(15);
+    expect(report.called.size).toBe(16);
   });
 });
 

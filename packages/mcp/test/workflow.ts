@@ -75,6 +75,19 @@ export async function agentWorkflow(client: Client): Promise<WorkflowReport> {
   const inGermany = await use("find_similar_organizations", { organization_id: first.id, countries: ["DE"], limit: 5 });
   expect(inGermany.data.length).toBeGreaterThan(0);
   for (const o of inGermany.data) expect(o.hq_country_code).toBe("DE");
+  // Several examples, one counter-example, and a seed that names nothing: reported, not fatal.
+  const byExamples = await use("search_organizations_by_examples", {
+    like: [{ organization_id: first.id }, { organization_id: second.id }, { organization_id: 999_999_999 }],
+    unlike: [{ description: "a bank offering retail banking services" }],
+    limit: 5,
+  });
+  const exampleIds = byExamples.data.map((o: { id: number }) => o.id);
+  expect(exampleIds.length).toBe(5);
+  expect(exampleIds).not.toContain(first.id);
+  expect(exampleIds).not.toContain(second.id);
+  expect(byExamples.meta.missing_seeds).toEqual([
+    { list: "like", index: 2, seed: { organization_id: 999_999_999 }, reason: "no stored organization has the id 999999999" },
+  ]);
   const similar = await use("find_similar_organizations", { organization_id: first.id, exclude_ids: [second.id], limit: 5 });
   expect(similar.data.map((o: { id: number }) => o.id)).not.toContain(first.id);
   expect(similar.data.map((o: { id: number }) => o.id)).not.toContain(second.id);

@@ -1,5 +1,13 @@
 /** The three search operations of the contract. */
-import { SearchResponse, SimilarCustomersInput, SimilarToDescriptionInput, SimilarToOrganizationInput } from "@orgsim/core";
+import {
+  MAX_SEEDS,
+  SearchResponse,
+  SeedSearchResponse,
+  SimilarCustomersInput,
+  SimilarToDescriptionInput,
+  SimilarToOrganizationInput,
+  SimilarToSeedsInput,
+} from "@orgsim/core";
 import { router, scoped } from "../trpc";
 
 const FILTERS_HELP =
@@ -27,6 +35,26 @@ export const searchRouter = router({
     .input(SimilarToOrganizationInput)
     .output(SearchResponse)
     .query(({ ctx, input }) => ctx.services.search.similarToOrganization(input, ctx)),
+
+  similarToSeeds: scoped("search:read")
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/search/organizations/similar",
+        tags: ["search"],
+        summary: "Organizations like several examples and unlike counter-examples",
+        description:
+          `\`like\` (1–${MAX_SEEDS}) and \`unlike\` (0–${MAX_SEEDS}) seeds, each an \`organization_id\`, a \`domain\` or a \`description\`: ` +
+          "the query is the mean of the like seeds' vectors moved away from the unlike seeds' (Rocchio), and under hybrid ranking the like seeds' most distinctive words. " +
+          "Seed organizations are never in the results. A seed that names no stored organization is listed in `meta.missing_seeds` and the others are used; " +
+          `when no like seed is left, 404. ${FILTERS_HELP}`,
+        errorResponses: { 409: conflict, 404: `no like seed names a stored organization, or ${notYourCollection}` },
+      },
+      conflicts: ["CONFLICT"],
+    })
+    .input(SimilarToSeedsInput)
+    .output(SeedSearchResponse)
+    .mutation(({ ctx, input }) => ctx.services.search.similarToSeeds(input, ctx)),
 
   similarToDescription: scoped("search:read")
     .meta({

@@ -5,10 +5,8 @@
  */
 export const RRF_K = 60;
 
-/** Fused ranking of several rankings (ids, best first): best first, ties by id ascending. */
-export function reciprocalRankFusion(rankings: readonly (readonly number[])[], k = RRF_K): number[] {
-  return fusedRelevance(rankings, k).map((hit) => hit.id);
-}
+/** The most an id can score fusing `rankings` rankings: first in each. Relevance is a fused score over it. */
+export const bestFusedScore = (rankings: number, k = RRF_K) => rankings / (k + 1);
 
 /**
  * The fused ranking with each id's relevance: its fused score scaled to 0…1 by the most any id can
@@ -21,6 +19,6 @@ export function fusedRelevance(rankings: readonly (readonly number[])[], k = RRF
       scores.set(id, (scores.get(id) ?? 0) + 1 / (k + i + 1));
     });
   }
-  const best = rankings.length / (k + 1);
+  const best = bestFusedScore(rankings.length, k);
   return [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id, score]) => ({ id, relevance: score / best }));
 }

@@ -1,6 +1,7 @@
 /** Search inputs (filters, paging) and the search response. */
 import { z } from "zod";
 import { isRegionSlug, isSubdivisionCode, normalizeCountry } from "../domain/geo";
+import { domainKey } from "../domain/lookup-keys";
 import { EMPLOYEE_RANGES, FUNDING_STAGES } from "../domain/metrics";
 import { CollectionId } from "./collections";
 import { categorySlug, OrganizationResult } from "./organization";
@@ -126,7 +127,43 @@ export const SimilarCustomersInput = z
   })
   .superRefine(checkRanges);
 
+/** How many seeds of each kind (`like`, `unlike`) one search takes. */
+export const MAX_SEEDS = 20;
+
+/** An example to resemble (`like`) or not (`unlike`): a stored organization by id or domain, or a description. */
+export const Seed = z
+  .union([
+    z.strictObject({ organization_id: organizationId() }),
+    z.strictObject({
+      domain: z
+        .string()
+        .max(2048)
+        .refine((domain) => domainKey(domain) !== null, { message: "domain must name a host, such as stripe.com" })
+        .meta({ description: "The domain or website of a stored organization (scheme, www. and path ignored)", example: "stripe.com" }),
+    }),
+    z.strictObject({ description: text.meta({ description: "What such an organization does, in plain words" }) }),
+  ])
+  .meta({ id: "Seed", description: "One of organization_id, domain or description" });
+export type Seed = z.output<typeof Seed>;
+
+export const SimilarToSeedsInput = z
+  .strictObject({
+    like: z
+      .array(Seed)
+      .min(1)
+      .max(MAX_SEEDS)
+      .meta({ description: `1–${MAX_SEEDS} examples the results should resemble` }),
+    unlike: z
+      .array(Seed)
+      .max(MAX_SEEDS)
+      .default([])
+      .meta({ description: `0–${MAX_SEEDS} counter-examples the results should not resemble` }),
+    ...searchFilterShape,
+  })
+  .superRefine(checkRanges);
+
 export type SimilarToOrganizationInput = z.output<typeof SimilarToOrganizationInput>;
+export type SimilarToSeedsInput = z.output<typeof SimilarToSeedsInput>;
 export type SimilarToDescriptionInput = z.output<typeof SimilarToDescriptionInput>;
 export type SimilarCustomersInput = z.output<typeof SimilarCustomersInput>;
 export type SearchFilterInput = Omit<SimilarToDescriptionInput, "description">;
@@ -145,3 +182,14 @@ export const SearchResponse = z
   })
   .meta({ id: "SearchResponse" });
 export type SearchResponse = z.infer<typeof SearchResponse>;
+
+/** A seed that named no stored organization, and why: the search ran without it. */
+export const MissingSeed = z.object({ list: z.enum(["like", "unlike"]), index: z.number().int(), seed: Seed, reason: z.string() });
+export type MissingSeed = z.infer<typeof MissingSeed>;
+
+export const SeedSearchResponse = SearchResponse.extend({
+  meta: SearchResponse.shape.meta.extend({
+    missing_seeds: z.array(MissingSeed).meta({ description: "Seeds that name no stored organization: the search used the others" }),
+  }),
+}).meta({ id: "SeedSearchResponse" });
+export type SeedSearchResponse = z.infer<typeof SeedSearchResponse>;

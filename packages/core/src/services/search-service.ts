@@ -1,14 +1,23 @@
 /** The three search modes over an OrganizationStore, with filters, paging, model checks and hybrid ranking. */
 import { countriesInRegion, isRegionSlug } from "../domain/geo";
 import { distinctiveTerms, lexicalTerms, lexicalTextsOf } from "../domain/lexical";
-import { fusedRelevance, RRF_K } from "../domain/rank-fusion";
+import { bestFusedScore, fusedRelevance, RRF_K } from "../domain/rank-fusion";
 import { OrgsimError } from "../errors";
 import type { Embedder } from "../ports/embedder";
 import type { OrganizationFilter, OrganizationStore, ScoredOrganization, VectorKind } from "../ports/organization-store";
-import type { SearchFilterInput, SearchResponse, SimilarCustomersInput, SimilarToDescriptionInput, SimilarToOrganizationInput } from "../schemas/search";
+import type {
+  SearchFilterInput,
+  SearchResponse,
+  SeedSearchResponse,
+  SimilarCustomersInput,
+  SimilarToDescriptionInput,
+  SimilarToOrganizationInput,
+  SimilarToSeedsInput,
+} from "../schemas/search";
 import { MAX_RESULTS_DEPTH } from "../schemas/search";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor";
 import { assertSameModel } from "./model-check";
+import { seedQuery } from "./seed-query";
 
 /** Turns the validated request filters into store terms. */
 export function toStoreFilter(input: SearchFilterInput): OrganizationFilter {
@@ -49,15 +58,15 @@ interface RankingQuery {
 }
 
 /** The three searches; the mode is part of a cursor's fingerprint, so a cursor continues only the search that made it. */
-type SearchMode = "organization" | "description" | "customers";
+type SearchMode = "organization" | "description" | "customers" | "seeds";
 
 /** One search to answer: which it is, what the caller asked, and what ranks the results. */
 interface SearchRun {
   /** When the request arrived: `took_ms` counts from it (embedding the query included). */
   started: number;
   mode: SearchMode;
-  /** The organization id or the text asked about: with the mode and the filters, it fingerprints the cursors. */
-  query: string | number;
+  /** The organization id, the text or the seeds asked about: with the mode and the filters, it fingerprints the cursors. */
+  query: unknown;
   vector: Float32Array;
   /** The query's words, for the word ranking of hybrid search. */
   text: string;
@@ -95,6 +104,28 @@ export class SearchService {
     // Its words: the most distinctive terms of the text its profile vector embeds (MoreLikeThis), for hybrid ranking only.
     const text = input.ranking === "vector" ? "" : await this.distinctiveText(lexicalTextsOf(organization).profile ?? organization.name);
     return this.run({ started, mode: "organization", query: organization_id, vector, text, kind: "profile", input: withSelfExcluded, caller });
+  }
+
+  /** Like the `like` seeds and not the `unlike` ones (seed-query.ts); seeds that name no organization are reported in meta. */
+  async similarToSeeds(input: SimilarToSeedsInput, caller?: SearchCaller): Promise<SeedSearchResponse> {
+    const started = performance.now();
+    const { like, unlike, ...filters } = input;
+    if (like.some((seed) => "description" in seed) || unlike.some((seed) => "description" in seed)) await assertSameModel(this.store, this.embedder);
+    const seeds = await seedQuery(this.store, (texts) => this.embedder.embed(texts, "query"), like, unlike);
+    // The seed organizations themselves are never among the results.
+    const withSeedsExcluded = { ...filters, exclude_ids: [...(filters.exclude_ids ?? []), ...seeds.seedIds] };
+    const text = input.ranking === "vector" ? "" : await this.distinctiveText(seeds.likeText);
+    const response = await this.run({
+      started,
+      mode: "seeds",
+      query: { like, unlike },
+      vector: seeds.vector,
+      text,
+      kind: "profile",
+      input: withSeedsExcluded,
+      caller,
+    });
+    return { ...response, meta: { ...response.meta, missing_seeds: seeds.missing } };
   }
 
   async similarToDescription(input: SimilarToDescriptionInput, caller?: SearchCaller): Promise<SearchResponse> {
@@ -246,7 +277,7 @@ export class SearchService {
  * fusion broke by id, as the results are.
  */
 function continuationRelevance(vectorRank: number): number {
-  return 1 / (RRF_K + vectorRank) / (2 / (RRF_K + 1));
+  return 1 / (RRF_K + vectorRank) / bestFusedScore(2);
 }
 
 /** Scores are reported to 6 decimals: float32 vectors carry no more. */

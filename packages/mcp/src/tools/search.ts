@@ -4,9 +4,11 @@ import {
   OrganizationResult,
   SearchResponse,
   type SearchResponse as SearchResponseType,
+  SeedSearchResponse,
   SimilarCustomersInput,
   SimilarToDescriptionInput,
   SimilarToOrganizationInput,
+  SimilarToSeedsInput,
 } from "@orgsim/core";
 import { z } from "zod";
 import { CompactOrganizationResult, compactResult, jsonBlock, moreLine, organizationLines } from "../format";
@@ -50,6 +52,10 @@ export const SearchToolOutput = z.object({
   }),
 });
 type SearchToolOutput = z.input<typeof SearchToolOutput>;
+
+const SeedSearchToolOutput = SearchToolOutput.extend({
+  meta: SearchToolOutput.shape.meta.extend({ missing_seeds: SeedSearchResponse.shape.meta.shape.missing_seeds }),
+});
 
 function reply(response: SearchResponseType, detail: Detail, what: string): ToolReply<SearchToolOutput> {
   const data = detail === "full" ? response.data : response.data.map(compactResult);
@@ -103,6 +109,27 @@ export const searchTools = [
     scope: "search:read",
     async run({ detail, ...input }, { services, principal }) {
       return reply(await services.search.similarToOrganization(page(input, detail), principal), detail, `similar to organization ${input.organization_id}`);
+    },
+  }),
+
+  defineTool({
+    name: "search_organizations_by_examples",
+    title: "Search organizations like several examples",
+    description:
+      "Use it when the user gives several examples (and maybe counter-examples): companies like A, B and C but not like D. " +
+      "Returns the organizations most like the `like` seeds and least like the `unlike` seeds, best first, no seed among them. " +
+      'Each seed is {"organization_id": 42}, {"domain": "stripe.com"} or {"description": "…"}; a seed that names no stored organization is listed in meta.missing_seeds and the others are used. ' +
+      `${FILTERS_HELP} ${PAGING_HELP}`,
+    input: SimilarToSeedsInput.safeExtend(agentOptions),
+    output: SeedSearchToolOutput,
+    hints: READ_ONLY,
+    scope: "search:read",
+    async run({ detail, ...input }, { services, principal }) {
+      const response = await services.search.similarToSeeds(page(input, detail), principal);
+      const answer = reply(response, detail, `like ${input.like.length} example${input.like.length > 1 ? "s" : ""}`);
+      const missing = response.meta.missing_seeds.map((m) => `${m.list}[${m.index}]: ${m.reason}`);
+      const text = missing.length ? `Seeds not found, left out: ${missing.join("; ")}.\n${answer.text}` : answer.text;
+      return { structured: { ...answer.structured, meta: { ...answer.structured.meta, missing_seeds: response.meta.missing_seeds } }, text };
     },
   }),
 
