@@ -82,6 +82,14 @@ describe("lookup by name and domain", () => {
     const client = createOrgsimClient({ url: server.baseUrl });
     const page = await client.organizations.find.query({ name: "zorblax", limit: 10 });
     expect(page.data.map((o) => o.id)).toEqual([7101, 7102, 7104, 7103]);
+    // From a lookup to several seeds, typed end to end.
+    const like = await client.search.similarToSeeds.mutate({
+      like: [{ organization_id: 7101 }, { domain: "zorblax.example" }, { organization_id: 1 }],
+      limit: 5,
+    });
+    expect(like.meta.missing_seeds).toEqual([]);
+    expect(like.data.map((o) => o.id)).not.toContain(7101);
+    expect(like.data).toHaveLength(5);
   });
 });
 

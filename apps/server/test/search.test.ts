@@ -404,3 +404,55 @@ describe("several seeds (POST /search/organizations/similar)", () => {
     }
   });
 });
+
+describe("explain=true", () => {
+  const get = async (path: string, params: Record<string, any>) => {
+    const res = await api(server, "GET", `${path}?${query(params)}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as { data: (Organization & { similarity: any })[]; meta: { next_cursor: string | null } };
+  };
+  const bare = (body: { data: { id: number; similarity: any }[] }) => body.data.map((o) => [o.id, { ...o.similarity, explanation: undefined }]);
+
+  it("explains without changing the ranking: the rankings' shares add up to the score, matched words are in the fields named", async () => {
+    const params = { description: DESCRIPTION, limit: 30 };
+    const plain = await get("/search/organizations/similar", params);
+    const explained = await get("/search/organizations/similar", { ...params, explain: true });
+    expect(bare(explained)).toEqual(bare(plain));
+    // A cursor serves both.
+    expect((await get("/search/organizations/similar", { ...params, explain: true, cursor: plain.meta.next_cursor })).data).toHaveLength(30);
+    const queryWords = new Set(DESCRIPTION.toLowerCase().split(/\W+/));
+    for (const o of explained.data) {
+      const e = o.similarity.explanation;
+      expect(e.summary.length).toBeGreaterThan(0);
+      expect((e.vector?.share ?? 0) + (e.words?.share ?? 0)).toBeCloseTo(o.similarity.score, 5);
+      expect(e.vector !== null || e.words !== null).toBe(true);
+      expect(e.shared).toBeNull();
+      for (const { word, fields } of e.matched_words) {
+        expect(queryWords.has(word)).toBe(true);
+        const text = { name: o.name, description: o.description ?? "", categories: o.categories.join(" "), customer_text: "" } as Record<string, string>;
+        for (const field of fields) expect(text[field]?.toLowerCase(), `${word} in ${field}`).toMatch(new RegExp(`\\b${word}\\b`));
+      }
+    }
+    expect(explained.data.some((o) => o.similarity.explanation.matched_words.length > 0)).toBe(true);
+  });
+
+  it("names the facets a result shares with the seed organization, and its place in the vector ranking", async () => {
+    const seed = sample.find((o) => o.categories.length > 0 && o.location.headquarters) as Organization;
+    for (const ranking of ["hybrid", "vector"] as const) {
+      const body = await get(`/search/organizations/${seed.id}/similar`, { ranking, explain: true, limit: 20 });
+      for (const o of body.data) {
+        const { shared, vector, words } = o.similarity.explanation;
+        expect(shared.categories).toEqual(o.categories.filter((c) => seed.categories.includes(c)));
+        const sameCountry = o.location.headquarters?.country_code === seed.location.headquarters?.country_code;
+        expect(shared.hq_country_code).toBe(sameCountry ? (o.location.headquarters?.country_code ?? null) : null);
+        const sameRange = o.metrics.employee_range !== null && o.metrics.employee_range === seed.metrics.employee_range;
+        expect(shared.employee_range).toBe(sameRange ? o.metrics.employee_range : null);
+        if (ranking === "vector") {
+          expect(vector).toEqual({ rank: o.similarity.rank, share: o.similarity.score });
+          expect(words).toBeNull();
+        }
+      }
+      expect(body.data.some((o) => o.similarity.explanation.summary.startsWith("shares: "))).toBe(true);
+    }
+  });
+});

@@ -43,7 +43,12 @@ export const CompactOrganization = z
   .meta({ description: "An organization in brief; detail=full (or get_organization) gives the whole record" });
 export type CompactOrganization = z.infer<typeof CompactOrganization>;
 
-export const CompactOrganizationResult = CompactOrganization.extend({ score: S.score, cosine_similarity: S.cosine_similarity, rank: S.rank });
+export const CompactOrganizationResult = CompactOrganization.extend({
+  score: S.score,
+  cosine_similarity: S.cosine_similarity,
+  rank: S.rank,
+  why: z.string().optional().meta({ description: 'With explain=true: the short reason, e.g. "shares: Fintech, DE, 11-50; words: payroll, invoices"' }),
+});
 export type CompactOrganizationResult = z.infer<typeof CompactOrganizationResult>;
 
 const I = CollectionItem.shape;
@@ -93,6 +98,7 @@ export function compactResult(result: OrganizationResult): CompactOrganizationRe
     score: result.similarity.score,
     cosine_similarity: result.similarity.cosine_similarity,
     rank: result.similarity.rank,
+    ...(result.similarity.explanation ? { why: result.similarity.explanation.summary } : {}),
   };
 }
 
@@ -120,7 +126,7 @@ export function compactItem(item: CollectionItemType): CompactItem {
 // ---- text: what an agent reads when its client shows only `content` ----
 
 /** One line of the fields an agent decides on, then the description on the next. */
-export function organizationLines(organization: OrganizationType, similarity?: { score: number; rank: number }): string {
+export function organizationLines(organization: OrganizationType, similarity?: { score: number; rank: number; explanation?: { summary: string } }): string {
   const c = compactOrganization(organization);
   const where = [c.hq_city, c.hq_country_code].filter(Boolean).join(", ");
   const facts = [
@@ -133,6 +139,7 @@ export function organizationLines(organization: OrganizationType, similarity?: {
   const head = similarity ? `${similarity.rank}. [score ${similarity.score.toFixed(3)}] ` : "- ";
   const lines = [`${head}${c.name} (id ${c.id}${c.domain ? `, ${c.domain}` : ""})${facts.length ? ` — ${facts.join(" · ")}` : ""}`];
   if (c.description) lines.push(`   ${c.description}`);
+  if (similarity?.explanation) lines.push(`   why: ${similarity.explanation.summary}`);
   return lines.join("\n");
 }
 

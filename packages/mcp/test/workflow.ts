@@ -72,7 +72,9 @@ export async function agentWorkflow(client: Client): Promise<WorkflowReport> {
   // "Companies like <a company the user names> in Germany": two calls, its name to its id, then the search.
   const named = (await use("find_organizations", { name: first.name })).data as { id: number; name: string }[];
   expect(named.map((o) => o.id)).toContain(first.id);
-  const inGermany = await use("find_similar_organizations", { organization_id: first.id, countries: ["DE"], limit: 5 });
+  const inGermany = await use("find_similar_organizations", { organization_id: first.id, countries: ["DE"], limit: 5, explain: true });
+  // Each with a compact reason (explain=true).
+  for (const o of inGermany.data) expect(o.why).toMatch(/^(shares: |words: |close in meaning)/);
   expect(inGermany.data.length).toBeGreaterThan(0);
   for (const o of inGermany.data) expect(o.hq_country_code).toBe("DE");
   // Several examples, one counter-example, and a seed that names nothing: reported, not fatal.

@@ -260,6 +260,7 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
   const embeddedRecall = await recallTable(exact.baseUrl, embedded.baseUrl, queries, "embedded: ");
   const load = await loadRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, queries);
   const lookup = await lookupRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, lookupPaths(scaleNames(dataset, scale)));
+  const explain = await explainRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, queries);
   const floor = rawGraphSearch(dataDir, queries.ids, model.dimension);
   log(`embedded floor: usearch's own top-10 search on the profile graph, p50 ${floor.latency_ms.p50} ms, p99 ${floor.latency_ms.p99} ms`);
   const esFloor = await rawKnnSearch(node.url, prefix, dataDir, queries.ids);
@@ -307,6 +308,7 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
     embedded_recall: embeddedRecall,
     load,
     lookup,
+    explain,
   };
   for (const server of servers.splice(0)) await server.stop();
   if (!args.keep) {
@@ -406,6 +408,19 @@ async function loadRuns(byBackend: Record<BackendName, { baseUrl: string }>, que
 function scaleNames(dataset: Dataset, scale: number): string[] {
   const random = seededRandom(seed + scale + 1);
   return Array.from({ length: 200 }, () => (dataset.batch(Math.floor(random() * scale), 1)[0] as OrganizationRecord).organization.name);
+}
+
+/** The default search (similar to an organization, hybrid, no filter) with explain=true, at the lowest concurrency: its cost against the load run without it. */
+async function explainRuns(byBackend: Record<BackendName, { baseUrl: string }>, queries: ScaleQueries): Promise<NonNullable<ScaleResult["explain"]>> {
+  const explain: NonNullable<ScaleResult["explain"]> = [];
+  const paths = queries.ids.map((q) => `${searchPath("organization", q, "none", "hybrid")}&explain=true`);
+  const low = Math.min(...concurrencies);
+  for (const backend of loadBackends.filter((b) => b !== "embedded-exact")) {
+    const r = await loadTest(byBackend[backend].baseUrl, paths, low, durationS, warmupS);
+    explain.push({ backend, ...r });
+    log(`  ${backend.padEnd(13)} organization none hybrid explain=true c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms`);
+  }
+  return explain;
 }
 
 /** Latency and throughput of type-ahead lookups by name on every backend (the exact server shares the embedded store, so it is left out). */

@@ -268,6 +268,20 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
     }
     out.push("");
   }
+  const explained = scales.filter(([, s]) => s.explain?.length);
+  if (explained.length) {
+    const describe = ([label, s]: [string, ScaleResult]) =>
+      (s.explain ?? [])
+        .map((e) => {
+          const plain = loadRow(s, e.backend, "organization", "none", "hybrid", low)?.latency_ms.p50;
+          return `${label} ${BACKEND_NAMES[e.backend]} p50 ${f1(e.latency_ms.p50)} ms against ${plain === undefined ? "–" : `${f1(plain)} ms without (+${f1(e.latency_ms.p50 - plain)} ms)`}`;
+        })
+        .join("; ");
+    out.push(
+      `\`explain=true\` (similar to an organization, hybrid, no filter, c=${low}; the same organizations as the load runs, measured right after them): ${explained.map(describe).join("; ")}.`,
+      "",
+    );
+  }
   out.push(
     '"embedded, exact scan" is the same embedded server with `ORGSIM_VECTOR_INDEX=exact`: every ranking scans the rows that pass the filter, as the embedded backend did before its HNSW graphs. ' +
       "Scales measured before the graphs existed have no such column, and their embedded column is that exact scan.",

@@ -92,6 +92,8 @@ export interface ScaleResult {
   load: ({ backend: BackendName; mode: Mode; filter: FilterLevel; ranking?: RankingName } & LoadTestResult)[];
   /** Type-ahead lookups by name, GET /v1/organizations?name=… (absent in runs before the lookup). */
   lookup?: ({ backend: BackendName } & LoadTestResult)[];
+  /** Similar to an organization, hybrid, no filter, explain=true, lowest concurrency (absent in runs before explain). */
+  explain?: ({ backend: BackendName } & LoadTestResult)[];
 }
 
 export interface PerfResults {

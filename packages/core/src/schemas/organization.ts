@@ -123,6 +123,43 @@ export const Organization = z
   .meta({ id: "Organization" });
 export type Organization = z.infer<typeof Organization>;
 
+/** Where an organization stands in one of the fused rankings. */
+const RankingPlace = z.object({
+  rank: z.number().int().positive().meta({ description: "Its place in this ranking, from 1" }),
+  share: z.number().meta({ description: "This ranking's part of similarity.score (the parts add up to it)" }),
+});
+
+/** Where the query's words appear in an organization's text. */
+export const WORD_FIELDS = ["name", "description", "categories", "customer_text"] as const;
+
+export const Explanation = z
+  .object({
+    summary: z
+      .string()
+      .meta({ description: 'A short reason, e.g. "shares: Fintech, DE, 11-50; words: payroll, invoices"', example: "shares: Fintech, DE; words: payroll" }),
+    vector: RankingPlace.nullable().meta({
+      description:
+        "Its place in the vector ranking (by cosine similarity); null when hybrid ranking took it from the word ranking alone (not among the vector ranking's first 100)",
+    }),
+    words: RankingPlace.nullable().meta({ description: "Its place in the word ranking (BM25); null when not among its first 100, or with ranking=vector" }),
+    matched_words: z
+      .array(z.object({ word: z.string(), fields: z.array(z.enum(WORD_FIELDS)) }))
+      .meta({ description: "Query words found in the text the search compares, and in which fields (at most 10)" }),
+    shared: z
+      .object({
+        categories: z.array(z.string()),
+        hq_country_code: z.string().nullable(),
+        hq_world_region: z.string().nullable(),
+        employee_range: z.enum(EMPLOYEE_RANGES).nullable(),
+        last_round_stage: z.enum(FUNDING_STAGES).nullable(),
+        founding_decade: z.number().int().nullable().meta({ description: "e.g. 2010 for 2010–2019" }),
+      })
+      .nullable()
+      .meta({ description: "Facets it shares with the query's seed organizations (any of them); null when the query has none" }),
+  })
+  .meta({ id: "Explanation" });
+export type Explanation = z.infer<typeof Explanation>;
+
 export const Similarity = z
   .object({
     score: z.number().meta({
@@ -133,6 +170,7 @@ export const Similarity = z
     cosine_similarity: z.number().meta({ description: "Cosine similarity of the query vector and the organization's vector (-1..1), in every ranking" }),
     cosine_distance: z.number().meta({ description: "1 - cosine_similarity" }),
     rank: z.number().int().positive(),
+    explanation: Explanation.optional().meta({ description: "Why it is there: only with explain=true" }),
   })
   .meta({ id: "Similarity" });
 

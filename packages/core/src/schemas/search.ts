@@ -80,6 +80,10 @@ export const searchFilterShape = {
         "hybrid (default): vector similarity fused with word matching (BM25) by reciprocal rank fusion; vector: cosine similarity alone. " +
         "Either way results come in similarity.score order, descending, ties by id",
     }),
+  explain: boolParam().default(false).meta({
+    description:
+      "true: each result carries similarity.explanation (its place in each ranking, matched words, facets shared with the seeds); the ranking is the same",
+  }),
   limit: intParam(z.number().int().min(1).max(100)).default(10),
   cursor: z.string().max(2000).optional().meta({ description: "next_cursor of the previous page" }),
 };

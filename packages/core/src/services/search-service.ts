@@ -16,6 +16,8 @@ import type {
 } from "../schemas/search";
 import { MAX_RESULTS_DEPTH } from "../schemas/search";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor";
+import { explanationOf, type RankingPlaces } from "../domain/explanation";
+import type { Organization } from "../schemas/organization";
 import { assertSameModel } from "./model-check";
 import { seedQuery } from "./seed-query";
 
@@ -73,6 +75,15 @@ interface SearchRun {
   kind: VectorKind;
   input: SearchFilterInput;
   caller: SearchCaller | undefined;
+  /** The organizations the query comes from, for explain's shared facets (none for a text query). */
+  seeds: readonly Organization[];
+}
+
+/** A ranked id with its relevance and its place in each ranking. */
+interface PlacedId {
+  id: number;
+  relevance: number;
+  places: RankingPlaces;
 }
 
 const isOffset = (p: unknown): p is number => Number.isInteger(p) && (p as number) > 0 && (p as number) < MAX_RESULTS_DEPTH;
@@ -103,7 +114,17 @@ export class SearchService {
     const withSelfExcluded = { ...filters, exclude_ids: [...(filters.exclude_ids ?? []), organization_id] };
     // Its words: the most distinctive terms of the text its profile vector embeds (MoreLikeThis), for hybrid ranking only.
     const text = input.ranking === "vector" ? "" : await this.distinctiveText(lexicalTextsOf(organization).profile ?? organization.name);
-    return this.run({ started, mode: "organization", query: organization_id, vector, text, kind: "profile", input: withSelfExcluded, caller });
+    return this.run({
+      started,
+      mode: "organization",
+      query: organization_id,
+      vector,
+      text,
+      kind: "profile",
+      input: withSelfExcluded,
+      caller,
+      seeds: [organization],
+    });
   }
 
   /** Like the `like` seeds and not the `unlike` ones (seed-query.ts); seeds that name no organization are reported in meta. */
@@ -124,6 +145,7 @@ export class SearchService {
       kind: "profile",
       input: withSeedsExcluded,
       caller,
+      seeds: seeds.likeOrganizations,
     });
     return { ...response, meta: { ...response.meta, missing_seeds: seeds.missing } };
   }
@@ -132,7 +154,7 @@ export class SearchService {
     const started = performance.now();
     const { description, ...filters } = input;
     const vector = await this.embedQuery(description);
-    return this.run({ started, mode: "description", query: description, vector, text: description, kind: "profile", input: filters, caller });
+    return this.run({ started, mode: "description", query: description, vector, text: description, kind: "profile", input: filters, caller, seeds: [] });
   }
 
   async similarCustomers(input: SimilarCustomersInput, caller?: SearchCaller): Promise<SearchResponse> {
@@ -148,6 +170,7 @@ export class SearchService {
       kind: "customer",
       input: filters,
       caller,
+      seeds: [],
     });
   }
 
@@ -173,8 +196,9 @@ export class SearchService {
     return vector;
   }
 
-  private async run({ started, mode, query, vector, text, kind, input, caller }: SearchRun): Promise<SearchResponse> {
-    const { limit, cursor, ...filters } = input;
+  private async run({ started, mode, query, vector, text, kind, input, caller, seeds }: SearchRun): Promise<SearchResponse> {
+    // explain changes what a result carries, not the ranking: a cursor serves both.
+    const { limit, cursor, explain, ...filters } = input;
     const queryFingerprint = fingerprint([mode, query, filters]);
     const offset = cursor ? decodeCursor(cursor, queryFingerprint, isOffset) : 0;
     const size = Math.min(limit, MAX_RESULTS_DEPTH - offset);
@@ -190,15 +214,26 @@ export class SearchService {
     // One extra hit tells whether another page exists.
     const hits =
       input.ranking === "vector"
-        ? (await this.store.search({ ...ranking, offset, size: size + 1 })).map((hit) => ({ ...hit, relevance: hit.score }))
+        ? (await this.store.search({ ...ranking, offset, size: size + 1 })).map((hit, i) => ({
+            ...hit,
+            relevance: hit.score,
+            places: { vector: { rank: offset + i + 1, share: round(hit.score) }, words: null },
+          }))
         : await this.hybridPage(ranking, offset, size + 1);
     const page = hits.slice(0, size);
     const nextOffset = offset + page.length;
     const hasMore = hits.length > size && nextOffset < MAX_RESULTS_DEPTH;
+    const queryTerms = explain ? lexicalTerms(text) : [];
     return {
-      data: page.map(({ organization, score, relevance }, i) => ({
+      data: page.map(({ organization, score, relevance, places }, i) => ({
         ...organization,
-        similarity: { score: round(relevance), cosine_similarity: round(score), cosine_distance: round(1 - score), rank: offset + i + 1 },
+        similarity: {
+          score: round(relevance),
+          cosine_similarity: round(score),
+          cosine_distance: round(1 - score),
+          rank: offset + i + 1,
+          ...(explain ? { explanation: explanationOf(organization, places, score, queryTerms, kind, seeds) } : {}),
+        },
       })),
       meta: {
         limit,
@@ -212,7 +247,7 @@ export class SearchService {
   }
 
   /** Places offset..offset+size of the hybrid ranking (hybridIds), with their relevance, exact cosines and documents. */
-  private async hybridPage(query: RankingQuery, offset: number, size: number): Promise<(ScoredOrganization & { relevance: number })[]> {
+  private async hybridPage(query: RankingQuery, offset: number, size: number): Promise<(ScoredOrganization & Omit<PlacedId, "id">)[]> {
     const minScore = query.minScore ?? Number.NEGATIVE_INFINITY;
     for (let attempt = 1; ; attempt++) {
       const placed = await this.hybridIds(query, offset, size);
@@ -223,10 +258,10 @@ export class SearchService {
       // rankings) would shorten the page and end paging early: rank again.
       if (documents.length < ids.length && attempt < 3) continue;
       const byId = new Map(documents.map((o) => [o.id, o]));
-      return placed.flatMap(({ id, relevance }) => {
+      return placed.flatMap(({ id, relevance, places }) => {
         const organization = byId.get(id);
         const score = scores.get(id);
-        return organization && score !== undefined && score >= minScore ? [{ organization, score, relevance }] : [];
+        return organization && score !== undefined && score >= minScore ? [{ organization, score, relevance, places }] : [];
       });
     }
   }
@@ -238,7 +273,7 @@ export class SearchService {
    * them, each scored as its vector place alone would be in the fusion (never above the fused
    * places: see continuationRelevance).
    */
-  private async hybridIds(query: RankingQuery, offset: number, size: number): Promise<{ id: number; relevance: number }[]> {
+  private async hybridIds(query: RankingQuery, offset: number, size: number): Promise<PlacedId[]> {
     const [vectorHits, wordIds] = await Promise.all([
       this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH }),
       this.store.searchText({ text: query.text, kind: query.kind, filter: query.filter, size: FUSION_DEPTH }),
@@ -255,14 +290,19 @@ export class SearchService {
       );
       words = wordIds.filter((id) => ranked.has(id) || (wordsOnly.get(id) ?? Number.NEGATIVE_INFINITY) >= floor);
     }
-    const fused = fusedRelevance([vectorHits.map((h) => h.id), words]).slice(0, FUSION_DEPTH);
+    const vectorIds = vectorHits.map((h) => h.id);
+    const fused = withPlaces(fusedRelevance([vectorIds, words]).slice(0, FUSION_DEPTH), vectorIds, words);
 
     const page = fused.slice(offset, offset + size);
     if (offset + size > fused.length && vectorHits.length === FUSION_DEPTH) {
       // Past the fused places: the vector ranking continues, less what the fusion already placed.
       const placed = new Set(fused.map((f) => f.id));
       const deeper = await this.store.rank({ ...query, offset: 0, size: offset + size + fused.length });
-      const continued = deeper.flatMap((hit, i) => (placed.has(hit.id) ? [] : [{ id: hit.id, relevance: continuationRelevance(i + 1) }]));
+      const continued = deeper.flatMap((hit, i) => {
+        if (placed.has(hit.id)) return [];
+        const relevance = continuationRelevance(i + 1);
+        return [{ id: hit.id, relevance, places: { vector: { rank: i + 1, share: round(relevance) }, words: null } }];
+      });
       return [...fused, ...continued].slice(offset, offset + size);
     }
     return page;
@@ -278,6 +318,20 @@ export class SearchService {
  */
 function continuationRelevance(vectorRank: number): number {
   return 1 / (RRF_K + vectorRank) / bestFusedScore(2);
+}
+
+/** The fused places with each one's place in the vector and word rankings, and their shares of its relevance. */
+function withPlaces(fused: { id: number; relevance: number }[], vectorIds: number[], wordIds: number[]): PlacedId[] {
+  const share = (rank: number) => round(1 / (RRF_K + rank) / bestFusedScore(2));
+  const placeIn = (ids: number[]) => {
+    const rankOf = new Map(ids.map((id, i) => [id, i + 1]));
+    return (id: number) => {
+      const rank = rankOf.get(id);
+      return rank === undefined ? null : { rank, share: share(rank) };
+    };
+  };
+  const [vectorPlace, wordPlace] = [placeIn(vectorIds), placeIn(wordIds)];
+  return fused.map(({ id, relevance }) => ({ id, relevance, places: { vector: vectorPlace(id), words: wordPlace(id) } }));
 }
 
 /** Scores are reported to 6 decimals: float32 vectors carry no more. */

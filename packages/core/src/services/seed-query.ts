@@ -9,19 +9,22 @@ import { domainKey } from "../domain/lookup-keys";
 import { seedVector } from "../domain/seed-vector";
 import { OrgsimError } from "../errors";
 import type { OrganizationStore } from "../ports/organization-store";
+import type { Organization } from "../schemas/organization";
 import type { MissingSeed, Seed } from "../schemas/search";
 
 /** A seed made usable: its vector, its words, and the organization it names (none for a description). */
 interface ResolvedSeed {
   vector: Float32Array;
   text: string;
-  organizationId: number | null;
+  organization: Organization | null;
 }
 
 export interface SeedQuery {
   vector: Float32Array;
   /** The words of the `like` seeds, each seed's text on its own line. */
   likeText: string;
+  /** The organizations the `like` seeds name (explain's shared facets). */
+  likeOrganizations: Organization[];
   /** Every organization a seed names: never among the results. */
   seedIds: number[];
   missing: MissingSeed[];
@@ -56,14 +59,15 @@ export async function seedQuery(
       unliked.map((s) => s.vector),
     ),
     likeText: liked.map((s) => s.text).join("\n"),
-    seedIds: [...new Set([...liked, ...unliked].flatMap((s) => (s.organizationId === null ? [] : [s.organizationId])))],
+    likeOrganizations: liked.flatMap((s) => (s.organization ? [s.organization] : [])),
+    seedIds: [...new Set([...liked, ...unliked].flatMap((s) => (s.organization ? [s.organization.id] : [])))],
     missing,
   };
 }
 
 /** The seed made usable, or why it cannot be. */
 async function resolve(store: OrganizationStore, embedded: Map<string, Float32Array>, seed: Seed): Promise<ResolvedSeed | string> {
-  if ("description" in seed) return { vector: embedded.get(seed.description) as Float32Array, text: seed.description, organizationId: null };
+  if ("description" in seed) return { vector: embedded.get(seed.description) as Float32Array, text: seed.description, organization: null };
   let id: number;
   if ("domain" in seed) {
     // The schema refused a domain that names no host. Several organizations at one domain: the first by id.
@@ -73,5 +77,5 @@ async function resolve(store: OrganizationStore, embedded: Map<string, Float32Ar
   } else id = seed.organization_id;
   const [organization, vector] = await Promise.all([store.get(id), store.getVector(id, "profile")]);
   if (!organization || !vector) return `no stored organization has the id ${id}`;
-  return { vector, text: lexicalTextsOf(organization).profile ?? organization.name, organizationId: id };
+  return { vector, text: lexicalTextsOf(organization).profile ?? organization.name, organization };
 }

@@ -29,6 +29,7 @@ export const FILTERS_HELP = [
 const PAGING_HELP =
   `Answers are compact by default (id, name, domain, one-line description, categories, HQ city/country, employee range, founding year, last round, score, cosine similarity, rank); ` +
   `detail="full" returns complete records (contact, offices, funding, customer description). ` +
+  `explain=true adds to each result why it is there ("why": facets shared with the seed organizations, matched words; full records carry similarity.explanation). ` +
   `Results come best first, in score order: by default (ranking="hybrid") score is the fused relevance of meaning and matching words (0..1); ranking="vector" ranks by meaning alone (score = cosine similarity); ` +
   `limit is 1–${AGENT_MAX_PAGE_SIZE} (default 10; at most ${FULL_MAX_PAGE_SIZE} with detail="full"); to see more, call again with the same arguments and cursor = meta.next_cursor (null when there is no more).`;
 
