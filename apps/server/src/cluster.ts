@@ -8,12 +8,14 @@
  * - the ready banner is printed once every worker answers;
  * - a worker that dies after it was ready is replaced; one that fails to start stops them all;
  * - SIGINT or SIGTERM drains every worker (a second signal stops them at once);
- * - API keys' rate limits are counted in the primary, so a key's budget is the server's, not a worker's.
+ * - API keys' rate limits are counted in the primary, so a key's budget is the server's, not a worker's;
+ * - /metrics, asked of any worker, sums every worker's metrics in the primary.
  */
 import cluster, { type Worker } from "node:cluster";
 import { randomBytes } from "node:crypto";
 import type { Config } from "@orgsim/runtime";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
+import { serveClusterMetrics } from "./observability/metrics";
 
 /**
  * What a worker tells the primary: that it listens for stop requests (messages sent before are
@@ -26,6 +28,8 @@ export type PrimaryMessage = { type: "orgsim:stop"; signal: string } | { type: "
 
 export async function runPrimary(config: Config, log: (line: string) => void): Promise<void> {
   new RateLimiterClusterMaster();
+  // /metrics in a worker answers the sum of every worker's.
+  serveClusterMetrics();
   // Page cursors are signed: every worker must sign and verify with the same secret.
   const env = { ORGSIM_CURSOR_SECRET: config.cursorSecret ?? randomBytes(32).toString("base64") };
   const running = new Set<Worker>();

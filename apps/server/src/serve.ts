@@ -6,6 +6,7 @@ import { type AccessMode, assertSameModel } from "@orgsim/core";
 import { type App, type Config, createApp, vectorIndexReporter } from "@orgsim/runtime";
 import { type PrimaryMessage, runPrimary, type WorkerMessage } from "./cluster";
 import { isLoopbackHost } from "./http/access";
+import { countOrganizations, metricObservers } from "./observability/metrics";
 import { createHttpServer } from "./http/server";
 
 /** One server process, or with ORGSIM_WORKERS above 1 a primary that runs that many (./cluster.ts). */
@@ -80,7 +81,8 @@ function stopRequests(): (stop: (reason: string) => Promise<void>) => void {
 
 /** Opens the app, refusing (and closing it) when the configuration would expose it: open beyond loopback. */
 async function openGuarded(config: Config): Promise<{ app: App; modeAtStart: AccessMode }> {
-  const app = await createApp(config, { onVectorIndexProgress: vectorIndexReporter((line) => console.log(line), process.stdout) });
+  const app = await createApp(config, { onVectorIndexProgress: vectorIndexReporter((line) => console.log(line), process.stdout), observe: metricObservers });
+  countOrganizations(() => app.organizationStore.count());
   const loopbackOnly = isLoopbackHost(config.host);
   const modeAtStart = await app.access.mode(config.openOnPurpose).catch(async (error) => {
     await app.close();

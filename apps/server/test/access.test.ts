@@ -1,6 +1,6 @@
 /** API keys, tenants, scopes and rate limits over real HTTP, on every surface (REST, tRPC, MCP). */
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -404,5 +404,61 @@ describe("revoking the last key", () => {
     await expect(startServer({ dataDir: dir, env: { ...env, ORGSIM_OPEN: "true", HOST: "0.0.0.0" } })).rejects.toThrow(
       /Refusing ORGSIM_OPEN=true on 0\.0\.0\.0/,
     );
+  });
+});
+
+describe("/metrics", () => {
+  /** This machine's first non-loopback IPv4 address: a caller from off the machine, as far as the server can tell. */
+  const outside = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+
+  it("is open on loopback, and off it needs a key with metrics:read", async () => {
+    expect(outside, "a non-loopback IPv4 address to call from").toBeDefined();
+    const metricsKey = await createKey("ops", "metrics:read");
+    const wide = await startServer({ dataDir, env: { ORGSIM_SAMPLE_SIZE: "0", ORGSIM_KEY_CACHE_MS: "0", HOST: "0.0.0.0" } });
+    try {
+      const port = new URL(wide.baseUrl).port;
+      const scrape = (base: string, token?: string) => fetch(`${base}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+      const local = await scrape(`http://127.0.0.1:${port}`);
+      expect(local.status).toBe(200);
+      expect(local.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+      const remote = `http://${outside}:${port}`;
+      expect((await scrape(remote)).status).toBe(401);
+      const lacking = await scrape(remote, keys.reader.token);
+      expect(lacking.status).toBe(403);
+      expect(((await lacking.json()) as any).error.details.required_scope).toBe("metrics:read");
+      const allowed = await scrape(remote, metricsKey.token);
+      expect(allowed.status).toBe(200);
+      expect(await allowed.text()).toContain("orgsim_http_requests_total");
+    } finally {
+      await wide.stop();
+    }
+  });
+
+  it("counts requests by surface, route and status, rate-limit refusals, backend calls and embeddings", async () => {
+    await api(server, "GET", `/search/organizations/similar?${query({ description: "industrial robots" })}`, undefined, keys.acme.token);
+    await trpc("categories.list", {}, keys.acme.token);
+    const client = await mcpClient(keys.acme.token);
+    await client.listTools();
+    await client.close();
+    for (let i = 0; i < 6; i++) await api(server, "GET", "/categories", undefined, keys.limited.token);
+    const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    const value = (series: string) => {
+      const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    expect(value('orgsim_http_requests_total{surface="rest",route="GET /v1/search/organizations/similar",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(value('orgsim_http_requests_total{surface="trpc",route="/trpc/categories.list",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(text).toMatch(/orgsim_http_requests_total\{surface="mcp",route="\/mcp",status="200"\} \d+/);
+    expect(value('orgsim_rate_limited_total{surface="rest"}')).toBeGreaterThanOrEqual(1);
+    expect(value('orgsim_http_request_duration_seconds_count{surface="rest",route="GET /v1/search/organizations/similar"}')).toBeGreaterThanOrEqual(1);
+    expect(value('orgsim_embedding_duration_seconds_count{purpose="query"}')).toBeGreaterThanOrEqual(1);
+    expect(value('orgsim_backend_call_duration_seconds_count{operation="rank",outcome="ok"}')).toBeGreaterThanOrEqual(1);
+    // The 30 sample organizations, and any the other tests of this file wrote.
+    expect(value("orgsim_organizations")).toBeGreaterThanOrEqual(30);
+    // Never a key, never a query text.
+    expect(text).not.toContain(keys.acme.token);
+    expect(text).not.toContain("industrial");
   });
 });

@@ -20,6 +20,7 @@ import {
 import { createEmbedder } from "@orgsim/embeddings";
 import { generateSampleOrganizations, SAMPLE_DATA_NOTICE } from "@orgsim/sample-data";
 import type { Config } from "./config";
+import { type Observers, observedEmbedder, observedStore } from "./observed";
 
 /** What /ready reports: each check is true when it holds, and the server is ready when all hold. */
 export interface ReadinessChecks {
@@ -51,6 +52,8 @@ export interface AppOptions {
    * at the end. Searches may miss the latest writes meanwhile, so a serving app leaves this off.
    */
   bulkImport?: boolean;
+  /** Told the duration of every backend call and embedding (the server's metrics). */
+  observe?: Observers;
 }
 
 export interface App {
@@ -110,13 +113,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // A server's worker processes share the cores: each gives the model its share, not all of them
   // (oversubscribed, they slowed each other down). Lone processes (one server, an import) take the default.
   const threads = cluster.isWorker ? Math.max(1, Math.floor(Math.min(availableParallelism(), 4) / config.workers)) : undefined;
-  const embedder = await createEmbedder({ modelId: config.modelId, modelDir: config.modelDir, threads });
+  const model = await createEmbedder({ modelId: config.modelId, modelDir: config.modelDir, threads });
+  const embedder = options.observe?.embedding ? observedEmbedder(model, options.observe.embedding) : model;
   const backend = await openBackend(config, embedder.dimension, options).catch(async (error) => {
     await embedder.close();
     throw error;
   });
   // Every read goes through the read schema: an unreadable stored record is left out, not fatal.
-  const readableStore = new ReadableOrganizationStore(backend.organizations);
+  const observed = options.observe?.storeCall ? observedStore(backend.organizations, options.observe.storeCall) : backend.organizations;
+  const readableStore = new ReadableOrganizationStore(observed);
   const organizations = new OrganizationService(readableStore, embedder);
   const collections = new CollectionService(backend.collections, readableStore);
   const services: Services = {

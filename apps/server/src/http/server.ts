@@ -2,10 +2,12 @@
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { appRouter } from "@orgsim/api";
-import { contractErrorOf, OrgsimError } from "@orgsim/core";
+import { assertScope, contractErrorOf, OrgsimError } from "@orgsim/core";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { App } from "@orgsim/runtime";
-import { type AccessPolicyOptions, createAccessPolicy } from "./access";
+import { metricsText, recordRequest } from "../observability/metrics";
+import { routeOf, surfaceOf } from "../observability/routes";
+import { type AccessPolicy, type AccessPolicyOptions, createAccessPolicy, isLoopbackHost } from "./access";
 import { type ContextFactory, contextFactory, errorBody, requestIdFrom, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";
 import { createExportHandler, exportRequestOf } from "./export";
@@ -30,6 +32,7 @@ export function createHttpServer(app: App, options: HttpServerOptions): Server {
   const route = createRouter(app, options, () => baseUrl);
   const server = createServer(nodeServerOptions(options), async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    observeRequest(req, res, path);
     try {
       await route(req, res, path);
     } catch (error) {
@@ -79,12 +82,32 @@ function createRouter(app: App, options: HttpServerOptions, publicBaseUrl: () =>
     if (path === "/mcp") return await mcp(req, res);
     if (path === "/health") return send(res, 200, "application/json", JSON.stringify({ status: "ok" }));
     if (path === "/ready") return await ready(app, res);
+    if (path === "/metrics") return await metrics(req, res, accessOf);
     if (path === "/openapi.json") return docs.openapi(res);
     if (path === "/docs" || path.startsWith("/docs/")) {
       if (await docs.docs(path, res)) return;
     }
     notFound(req, res, path);
   };
+}
+
+/** Counts and times the request when its response ends (the path is read before routing rewrites the URL). */
+function observeRequest(req: IncomingMessage, res: ServerResponse, path: string) {
+  const started = performance.now();
+  const surface = surfaceOf(path);
+  const route = routeOf(req.method ?? "GET", path);
+  res.once("finish", () => recordRequest(surface, route, res.statusCode, (performance.now() - started) / 1000));
+}
+
+/** Prometheus metrics: open to loopback callers; from elsewhere, an API key with the metrics:read scope. */
+async function metrics(req: IncomingMessage, res: ServerResponse, accessOf: AccessPolicy) {
+  if (!isLoopbackHost(req.socket.remoteAddress ?? "")) {
+    const access = await accessOf(req, res);
+    if ("refused" in access) throw access.refused;
+    assertScope(access.principal, "metrics:read");
+  }
+  const { contentType, body } = await metricsText();
+  send(res, 200, contentType, body);
 }
 
 function createTrpcHandler(createContext: ContextFactory) {

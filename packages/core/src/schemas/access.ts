@@ -1,8 +1,8 @@
 /** Access: the scopes an API key can carry, tenants, and what callers see of a key. */
 import { z } from "zod";
 
-/** The contract's scopes; each operation needs one (see the router's `scope` meta and the MCP tools). */
-export const SCOPES = ["search:read", "collections:read", "collections:write", "organizations:write"] as const;
+/** The contract's scopes; each operation needs one (see the router's `scope` meta and the MCP tools); metrics:read is /metrics from off the machine. */
+export const SCOPES = ["search:read", "collections:read", "collections:write", "organizations:write", "metrics:read"] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 
