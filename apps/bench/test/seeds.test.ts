@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LabelledRow } from "../src/quality/datasets";
-import { MIN_GROUP_SIZE, SEEDS_PER_QUERY, seedsPrecision, seedsQueries } from "../src/quality/seeds";
+import { counterExample, MIN_GROUP_SIZE, SEEDS_PER_QUERY, seedsPrecision, seedsQueries } from "../src/quality/seeds";
 
 /** Organizations 1..n with the given sub-industries, in order (null: unlabelled). */
 const rowsOf = (values: (string | null)[]): LabelledRow[] =>
@@ -41,5 +41,15 @@ describe("several-seeds queries", () => {
     // 2 and 3 are seeds, 4 and 5 relevant, 9 is B, 99 unknown.
     expect(seedsPrecision(q, [2, 3, 4, 5, 9, 99], byId, "subindustry")).toBeCloseTo(0.2);
     expect(seedsPrecision(q, [4, 5, 6, 7, 8], byId, "subindustry")).toBeCloseTo(0.5);
+  });
+
+  it("picks as counter-example the other value met most often in the top 10, and its first organization there", () => {
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const q = { index: 0, orgId: 1, text: "", seeds: [1, 2, 3], value: "A" };
+    // C (14) first, then B twice (9, 10), then C once more is a tie broken by first appearance.
+    expect(counterExample(q, [4, 14, 9, 5, 10, 18], byId, "subindustry")).toEqual({ id: 9, value: "B" });
+    expect(counterExample(q, [4, 14, 9, 5, 10, 15], byId, "subindustry")).toEqual({ id: 14, value: "C" });
+    // Unlabelled (18, 19), same value, or past the first 10: no counter-example.
+    expect(counterExample(q, [4, 5, 18, 19, 6, 7, 8, 4, 5, 6, 9], byId, "subindustry")).toBeNull();
   });
 });

@@ -46,7 +46,14 @@ export interface Comparison {
 }
 
 /** The several-seeds task's searches: the first seed alone, the three seeds (the product), the fusion of the three one-seed rankings (bench only). */
-export type SeedsVariant = "one seed" | "three seeds" | "RRF of one-seed rankings";
+export type SeedsVariant =
+  | "one seed"
+  | "three seeds"
+  | "RRF of one-seed rankings"
+  /** Counter-example check (seeds.ts counterExample): the three seeds, the counter-example only excluded… */
+  | "three seeds, counter-example excluded"
+  /** …and the three seeds with the counter-example as an `unlike` seed. */
+  | "three seeds + counter-example";
 
 /** An invocation that ran only some tasks (`--tasks`) and merged its results into an earlier report. */
 export interface PartialRun {
@@ -329,11 +336,12 @@ function seedsSection(report: QualityReport): string[] {
   const results = report.results.filter((r) => isSeedsTask(r.task));
   if (results.length === 0) return [];
   const comparisons = report.seedComparisons ?? [];
-  const cmp = (r: MethodResult, baseline: SeedsVariant, candidate: SeedsVariant) =>
+  const cmp: SeedsComparisonOf = (r, baseline, candidate, metric = Object.keys(r.metrics)[0]!) =>
     comparisons.find(
       (c) =>
         c.dataset === r.dataset &&
         c.task === r.task &&
+        c.metric === metric &&
         c.baseline === methodLabel({ ...r, variant: baseline }) &&
         c.candidate === methodLabel({ ...r, variant: candidate }),
     );
@@ -351,7 +359,7 @@ function seedsSection(report: QualityReport): string[] {
     "|---|---|---|---|---|---|---|---|---|",
   ];
   const byRow = new Map<string, MethodResult[]>();
-  for (const r of results) {
+  for (const r of results.filter((x) => x.variant === "one seed" || x.variant === "three seeds" || x.variant === "RRF of one-seed rankings")) {
     const key = `${r.dataset}|${r.task}|${r.model}|${r.method}`;
     byRow.set(key, [...(byRow.get(key) ?? []), r]);
   }
@@ -374,12 +382,41 @@ function seedsSection(report: QualityReport): string[] {
   }
   out.push("");
   if (sentences.length) out.push(`**Gain of three seeds over one** (P@10, paired 95% interval): ${sentences.join("; ")}.`, "");
+  out.push(...counterExampleTable(results, cmp));
   const run = report.partialRuns?.findLast((p) => p.tasks.includes("seeds"));
   if (run)
     out.push(
       `This table alone measured ${run.date.slice(0, 10)} by \`${run.command}\` in ${(run.totalSeconds / 60).toFixed(0)} min (load average ${run.machine.loadAverage1mAtStart} at the start, commit \`${String(run.git.commit).slice(0, 12)}\`${run.git.uncommittedChanges ? " plus uncommitted changes" : ""}, its own import of the corpus); the other tables are from the run described at the top of this section.`,
       "",
     );
+  return out;
+}
+
+/** Does one counter-example (`unlike`) help? Against the same three seeds with it merely excluded. */
+type SeedsComparisonOf = (r: MethodResult, baseline: SeedsVariant, candidate: SeedsVariant, metric?: string) => Comparison | undefined;
+
+function counterExampleTable(results: MethodResult[], cmp: SeedsComparisonOf): string[] {
+  const withUnlike = results.filter((r) => r.variant === "three seeds + counter-example");
+  if (withUnlike.length === 0) return [];
+  const out = [
+    "Counter-example check: on the queries whose three-seed top 10 holds organizations of other values, the value met most often there and its first organization there is the counter-example; " +
+      "the three seeds with it as an `unlike` seed (Rocchio's weight 0.5) against the same three seeds with it only in `exclude_ids` (both lists leave it out). " +
+      "*other value in top 10*: share of the top 10 of the counter-example's value (lower is better).",
+    "",
+    "| corpus | label | ranking | P@10 excluded | P@10 unlike | difference | other value in top 10, excluded | unlike | difference | queries |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const r of withUnlike) {
+    const [p10, other] = Object.keys(r.metrics) as [string, string];
+    const base = results.find(
+      (b) => b.dataset === r.dataset && b.task === r.task && b.method === r.method && b.variant === "three seeds, counter-example excluded",
+    );
+    const change = (metric: string) => diff(cmp(r, "three seeds, counter-example excluded", "three seeds + counter-example", metric));
+    out.push(
+      `| ${r.dataset} | ${p10.replace(/^p10_/, "")} | ${r.method} | ${ci(base?.metrics[p10])} | ${ci(r.metrics[p10])} | ${change(p10)} | ${ci(base?.metrics[other])} | ${ci(r.metrics[other])} | ${change(other)} | ${r.queries.toLocaleString("en-US")} |`,
+    );
+  }
+  out.push("");
   return out;
 }
 

@@ -15,7 +15,8 @@
  *
  * - several seeds (yc, default model, embedded backend; seeds.ts): 3 organizations of one label value
  *   as the `like` seeds, the others of that value relevant; the product's several-seeds search
- *   against the single-seed search and against the fusion of the single-seed rankings, P@10 by label.
+ *   against the single-seed search and against the fusion of the single-seed rankings, P@10 by label;
+ *   and whether one counter-example (`unlike`) from the results' most frequent other value helps.
  *
  * Each through the product's three rankings: `vector` (cosine alone), the word ranking alone
  * (BM25, the store's own word search) and `hybrid`, the product default (their reciprocal rank
@@ -52,10 +53,10 @@ import { type DatasetId, type DatasetSpec, datasetSpecs, type LabelledRow, readL
 import { loadIntoElasticsearch, startEsNode } from "./es-node";
 import { fitQuery, judge, lexicalRanking, productRanking, type Query, QueryCachingEmbedder, type Task } from "./evaluate";
 import { benchDataRoot, completeImport, dataDirOf, ensureImport, type ImportRecord } from "./imports";
-import { K, sample } from "./metrics";
+import { K, precisionAtK, sample } from "./metrics";
 import { BENCH_MODELS } from "./models";
 import { mergeOutputs, pairedDifference, type QualityReport, type SeedsVariant, summarize, writeOutputs } from "./report";
-import { MIN_GROUP_SIZE, SEEDS_PER_QUERY, SEEDS_QUERIES, type SeedsQuery, seedsPrecision, seedsQueries } from "./seeds";
+import { counterExample, MIN_GROUP_SIZE, SEEDS_PER_QUERY, SEEDS_QUERIES, type SeedsQuery, seedsPrecision, seedsQueries } from "./seeds";
 
 const { values: args } = parseArgs({
   options: {
@@ -527,8 +528,44 @@ async function runSeeds(run: ModelRun): Promise<void> {
         const d = pairedDifference(b, c, metric);
         if (d) run.report.seedComparisons.push(d);
       }
+      // Counter-example check: the most frequent other value of the three-seed top 10, its first organization as an `unlike` seed.
+      const counters = new Map(
+        queries.flatMap((q) => {
+          const c = counterExample(q, three.rankings.get(q.index)!, byId, label);
+          return c ? [[q.index, c] as const] : [];
+        }),
+      );
+      const withCounter = queries.filter((q) => counters.has(q.index));
+      const seedsSearch = (q: Query, unlike: boolean) => {
+        const like = asQueries.get(q.index)!.seeds.map((id) => ({ organization_id: id }));
+        const counter = counters.get(q.index)!.id;
+        const input = unlike ? { like, unlike: [{ organization_id: counter }] } : { like, exclude_ids: [counter] };
+        return search.similarToSeeds(SimilarToSeedsInput.parse({ ...input, limit: K, ranking })).then((r) => r.data.map((o) => o.id));
+      };
+      const excluded = await runOrReuse(`${base}__three-seeds-counter-excluded`, run.stamp, withCounter, K, (q) => seedsSearch(q, false));
+      const unliked = await runOrReuse(`${base}__three-seeds-counter-unlike`, run.stamp, withCounter, K, (q) => seedsSearch(q, true));
+      const other = `other10_${label}`;
+      const judgedCounter = (rankings: Map<number, number[]>) =>
+        withCounter.map((q) => {
+          const top = rankings.get(q.index)!.slice(0, K);
+          const counterValue = counters.get(q.index)!.value;
+          return new Map([
+            [metric, seedsPrecision(q, top, byId, label)],
+            [other, precisionAtK(top, (id) => byId.get(id)?.labels[label] === counterValue)],
+          ]);
+        });
+      const counterCommon = { ...common, queries: withCounter, metrics: [metric, other] };
+      const counterVariant = (v: SeedsVariant, r: Awaited<ReturnType<typeof runOrReuse>>) =>
+        summarize({ ...counterCommon, variant: v, values: judgedCounter(r.rankings), seconds: r.seconds, msPerQuery: r.msPerQuery, reused: r.reused });
+      const withoutUnlike = counterVariant("three seeds, counter-example excluded", excluded);
+      const withUnlike = counterVariant("three seeds + counter-example", unliked);
+      run.report.results.push(withoutUnlike, withUnlike);
+      for (const m of [metric, other]) {
+        const d = pairedDifference(withoutUnlike, withUnlike, m);
+        if (d) run.report.seedComparisons.push(d);
+      }
       log(
-        `  ${run.modelId} embedded ${ranking} ${task}: ${queries.length} queries (${scope}); P@10 one seed ${one.metrics[metric]!.mean.toFixed(3)}, three seeds ${threeSeeds.metrics[metric]!.mean.toFixed(3)}, RRF ${fused.metrics[metric]!.mean.toFixed(3)}`,
+        `  ${run.modelId} embedded ${ranking} ${task}: ${queries.length} queries (${scope}); P@10 one seed ${one.metrics[metric]!.mean.toFixed(3)}, three seeds ${threeSeeds.metrics[metric]!.mean.toFixed(3)}, RRF ${fused.metrics[metric]!.mean.toFixed(3)}; with a counter-example (${withCounter.length} queries) ${withoutUnlike.metrics[metric]!.mean.toFixed(3)} → ${withUnlike.metrics[metric]!.mean.toFixed(3)}`,
       );
     }
   }

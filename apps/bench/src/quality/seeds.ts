@@ -4,7 +4,9 @@
  * queries, the product's several-seeds search (similarToSeeds: Rocchio's centroid of the seeds),
  * the single-seed search it extends (similarToOrganization on the first seed, the other two
  * excluded so both result lists leave out the same organizations), and, as a bench-only
- * alternative design, the reciprocal rank fusion of the three single-seed rankings.
+ * alternative design, the reciprocal rank fusion of the three single-seed rankings. And a
+ * counter-example check: one organization of the other value the three-seed results confuse most
+ * (counterExample) as an `unlike` seed, against the same seeds with it merely excluded.
  */
 import { seededRandom } from "@orgsim/sample-data";
 import type { LabelledRow } from "./datasets";
@@ -58,4 +60,30 @@ export function seedsQueries(rows: readonly LabelledRow[], label: string, size: 
 /** P@10 of a ranking for a several-seeds query: the relevant ones share the seeds' value and are not seeds. */
 export function seedsPrecision(q: SeedsQuery, ranking: readonly number[], rows: Map<number, LabelledRow>, label: string, k = K): number {
   return precisionAtK(ranking, (id) => !q.seeds.includes(id) && rows.get(id)?.labels[label] === q.value, k);
+}
+
+/**
+ * The counter-example a user would pick from a several-seeds result: among the first k results
+ * not of the seeds' value, the value met most often (ties: the one met first), and its first
+ * organization. Null when every labelled result shares the seeds' value.
+ */
+export function counterExample(
+  q: SeedsQuery,
+  ranking: readonly number[],
+  rows: Map<number, LabelledRow>,
+  label: string,
+  k = K,
+): { id: number; value: string } | null {
+  const counts = new Map<string, number>();
+  const first = new Map<string, number>();
+  for (const id of ranking.slice(0, k)) {
+    const value = rows.get(id)?.labels[label];
+    if (value == null || value === q.value || q.seeds.includes(id)) continue;
+    counts.set(value, (counts.get(value) ?? 0) + 1);
+    if (!first.has(value)) first.set(value, id);
+  }
+  let best: string | null = null;
+  // In order of first appearance: a strict > keeps the earlier value on ties.
+  for (const [value, n] of counts) if (best === null || n > counts.get(best)!) best = value;
+  return best === null ? null : { id: first.get(best)!, value: best };
 }
