@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LabelledRow } from "../src/quality/datasets";
-import { counterExample, MIN_GROUP_SIZE, SEEDS_PER_QUERY, seedsPrecision, seedsQueries } from "../src/quality/seeds";
+import { counterExample, MIN_GROUP_SIZE, rocchioVector, SEEDS_PER_QUERY, seedsPrecision, seedsQueries } from "../src/quality/seeds";
 
 /** Organizations 1..n with the given sub-industries, in order (null: unlabelled). */
 const rowsOf = (values: (string | null)[]): LabelledRow[] =>
@@ -51,5 +51,19 @@ describe("several-seeds queries", () => {
     expect(counterExample(q, [4, 14, 9, 5, 10, 15], byId, "subindustry")).toEqual({ id: 14, value: "C" });
     // Unlabelled (18, 19), same value, or past the first 10: no counter-example.
     expect(counterExample(q, [4, 5, 18, 19, 6, 7, 8, 4, 5, 6, 9], byId, "subindustry")).toBeNull();
+  });
+
+  it("forms Rocchio's vector: the likes' mean moved away from the unlikes' by the weight, normalized", () => {
+    const like = [Float32Array.of(1, 0), Float32Array.of(0, 1)];
+    const unlike = [Float32Array.of(1, 0)];
+    const close = (v: Float32Array, expected: number[]) => {
+      for (const [i, x] of expected.entries()) expect(v[i]).toBeCloseTo(x, 6);
+    };
+    close(rocchioVector(like, [], 0.5), [Math.SQRT1_2, Math.SQRT1_2]);
+    close(rocchioVector(like, unlike, 0), [Math.SQRT1_2, Math.SQRT1_2]);
+    // (0.5, 0.5) - 0.5 * (1, 0) = (0, 0.5)
+    close(rocchioVector(like, unlike, 0.5), [0, 1]);
+    // (0.5, 0.5) - 0.25 * (1, 0) = (0.25, 0.5)
+    close(rocchioVector(like, unlike, 0.25), [0.25 / Math.hypot(0.25, 0.5), 0.5 / Math.hypot(0.25, 0.5)]);
   });
 });

@@ -53,7 +53,9 @@ export type SeedsVariant =
   /** Counter-example check (seeds.ts counterExample): the three seeds, the counter-example only excluded… */
   | "three seeds, counter-example excluded"
   /** …and the three seeds with the counter-example as an `unlike` seed. */
-  | "three seeds + counter-example";
+  | "three seeds + counter-example"
+  /** …and the bench's own Rocchio vector with another counter-example weight (vector ranking only). */
+  | `three seeds + counter-example, weight ${number} (bench)`;
 
 /** An invocation that ran only some tasks (`--tasks`) and merged its results into an earlier report. */
 export interface PartialRun {
@@ -414,6 +416,29 @@ function counterExampleTable(results: MethodResult[], cmp: SeedsComparisonOf): s
     const change = (metric: string) => diff(cmp(r, "three seeds, counter-example excluded", "three seeds + counter-example", metric));
     out.push(
       `| ${r.dataset} | ${p10.replace(/^p10_/, "")} | ${r.method} | ${ci(base?.metrics[p10])} | ${ci(r.metrics[p10])} | ${change(p10)} | ${ci(base?.metrics[other])} | ${ci(r.metrics[other])} | ${change(other)} | ${r.queries.toLocaleString("en-US")} |`,
+    );
+  }
+  out.push("");
+  const weighted = results.filter((r) => r.variant?.endsWith("(bench)") && r.variant.includes("weight"));
+  if (weighted.length === 0) return out;
+  out.push(
+    "The counter-example's weight (vector ranking): the bench's own Rocchio vector, normalize(mean(like) − w · unlike), ranked by the store with the seeds and the counter-example excluded; w = 0 is the counter-example only excluded, 0.5 the product's weight (its row should match the product's above).",
+    "",
+    "| corpus | label | weight | P@10 | difference to w = 0 | other value in top 10 | difference to w = 0 | queries |",
+    "|---|---|---|---|---|---|---|---|",
+  );
+  for (const r of weighted) {
+    const [p10, other] = Object.keys(r.metrics) as [string, string];
+    const base = results.find(
+      (b) => b.dataset === r.dataset && b.task === r.task && b.method === r.method && b.variant === "three seeds, counter-example excluded",
+    );
+    const change = (metric: string) => diff(cmp(r, "three seeds, counter-example excluded", r.variant!, metric));
+    if (base && r === weighted.find((w) => w.dataset === r.dataset && w.task === r.task))
+      out.push(
+        `| ${r.dataset} | ${p10.replace(/^p10_/, "")} | 0 | ${ci(base.metrics[p10])} | – | ${ci(base.metrics[other])} | – | ${base.queries.toLocaleString("en-US")} |`,
+      );
+    out.push(
+      `| ${r.dataset} | ${p10.replace(/^p10_/, "")} | ${/weight ([\d.]+)/.exec(r.variant!)?.[1]} | ${ci(r.metrics[p10])} | ${change(p10)} | ${ci(r.metrics[other])} | ${change(other)} | ${r.queries.toLocaleString("en-US")} |`,
     );
   }
   out.push("");

@@ -56,7 +56,17 @@ import { benchDataRoot, completeImport, dataDirOf, ensureImport, type ImportReco
 import { K, precisionAtK, sample } from "./metrics";
 import { BENCH_MODELS } from "./models";
 import { mergeOutputs, pairedDifference, type QualityReport, type SeedsVariant, summarize, writeOutputs } from "./report";
-import { counterExample, MIN_GROUP_SIZE, SEEDS_PER_QUERY, SEEDS_QUERIES, type SeedsQuery, seedsPrecision, seedsQueries } from "./seeds";
+import {
+  BENCH_UNLIKE_WEIGHTS,
+  counterExample,
+  MIN_GROUP_SIZE,
+  rocchioVector,
+  SEEDS_PER_QUERY,
+  SEEDS_QUERIES,
+  type SeedsQuery,
+  seedsPrecision,
+  seedsQueries,
+} from "./seeds";
 
 const { values: args } = parseArgs({
   options: {
@@ -563,6 +573,28 @@ async function runSeeds(run: ModelRun): Promise<void> {
       for (const m of [metric, other]) {
         const d = pairedDifference(withoutUnlike, withUnlike, m);
         if (d) run.report.seedComparisons.push(d);
+      }
+      if (ranking === "vector") {
+        // Bench only: other counter-example weights, through the bench's Rocchio vector and the store's vector ranking.
+        for (const weight of BENCH_UNLIKE_WEIGHTS) {
+          const r = await runOrReuse(`${base}__three-seeds-counter-weight-${weight}`, run.stamp, withCounter, K, async (q) => {
+            const seeds = asQueries.get(q.index)!.seeds;
+            const counter = counters.get(q.index)!.id;
+            const [like, unlike] = await Promise.all([
+              Promise.all(seeds.map((id) => run.store.getVector(id, "profile"))),
+              run.store.getVector(counter, "profile"),
+            ]);
+            const vector = rocchioVector(like as Float32Array[], [unlike as Float32Array], weight);
+            const hits = await run.store.rank({ vector, kind: "profile", filter: { excludeIds: [...seeds, counter] }, offset: 0, size: K });
+            return hits.map((h) => h.id);
+          });
+          const weighted = counterVariant(`three seeds + counter-example, weight ${weight} (bench)`, r);
+          run.report.results.push(weighted);
+          for (const m of [metric, other]) {
+            const d = pairedDifference(withoutUnlike, weighted, m);
+            if (d) run.report.seedComparisons.push(d);
+          }
+        }
       }
       log(
         `  ${run.modelId} embedded ${ranking} ${task}: ${queries.length} queries (${scope}); P@10 one seed ${one.metrics[metric]!.mean.toFixed(3)}, three seeds ${threeSeeds.metrics[metric]!.mean.toFixed(3)}, RRF ${fused.metrics[metric]!.mean.toFixed(3)}; with a counter-example (${withCounter.length} queries) ${withoutUnlike.metrics[metric]!.mean.toFixed(3)} → ${withUnlike.metrics[metric]!.mean.toFixed(3)}`,

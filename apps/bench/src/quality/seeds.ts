@@ -87,3 +87,25 @@ export function counterExample(
   for (const [value, n] of counts) if (best === null || n > counts.get(best)!) best = value;
   return best === null ? null : { id: first.get(best)!, value: best };
 }
+
+/** Counter-example weights the bench tries beside the product's (0.5, core domain/seed-vector.ts), vector ranking only. */
+export const BENCH_UNLIKE_WEIGHTS = [0.1, 0.25, 0.5] as const;
+
+/**
+ * Rocchio's query vector as the product forms it (core domain/seed-vector.ts, not exported), with
+ * the counter-examples' weight as a parameter: normalize(mean(like) − weight · mean(unlike)).
+ */
+export function rocchioVector(like: readonly Float32Array[], unlike: readonly Float32Array[], weight: number): Float32Array {
+  const mean = (vs: readonly Float32Array[]) => {
+    const out = new Float64Array(vs[0]!.length);
+    for (const v of vs) for (let i = 0; i < out.length; i++) out[i]! += v[i]! / vs.length;
+    return out;
+  };
+  const query = mean(like);
+  if (unlike.length > 0) {
+    const away = mean(unlike);
+    for (let i = 0; i < query.length; i++) query[i]! -= weight * away[i]!;
+  }
+  const length = Math.sqrt(query.reduce((sum, x) => sum + x * x, 0));
+  return Float32Array.from(query, (x) => (length > 0 ? x / length : x));
+}
