@@ -388,7 +388,7 @@ function seedsSection(report: QualityReport): string[] {
   const run = report.partialRuns?.findLast((p) => p.tasks.includes("seeds"));
   if (run)
     out.push(
-      `This table alone measured ${run.date.slice(0, 10)} by \`${run.command}\` in ${(run.totalSeconds / 60).toFixed(0)} min (load average ${run.machine.loadAverage1mAtStart} at the start, commit \`${String(run.git.commit).slice(0, 12)}\`${run.git.uncommittedChanges ? " plus uncommitted changes" : ""}, its own import of the corpus); the other tables are from the run described at the top of this section.`,
+      `The several-seeds tables alone measured ${run.date.slice(0, 10)} by \`${run.command}\` in ${run.totalSeconds < 120 ? `${run.totalSeconds} s` : `${(run.totalSeconds / 60).toFixed(0)} min`} (load average ${run.machine.loadAverage1mAtStart} at the start, commit \`${String(run.git.commit).slice(0, 12)}\`${run.git.uncommittedChanges ? " plus uncommitted changes" : ""}, its own import of the corpus); the other tables are from the run described at the top of this section.`,
       "",
     );
   return out;
@@ -644,7 +644,8 @@ export async function mergeOutputs(partial: QualityReport, tasks: string[], outP
     ],
     agreement: [...previous.agreement.filter((a) => !partial.agreement.some((n) => sameAgreement(a, n))), ...partial.agreement],
     partialRuns: [
-      ...(previous.partialRuns ?? []),
+      // A later run of the same tasks supersedes an earlier one.
+      ...(previous.partialRuns ?? []).filter((p) => p.tasks.join(",") !== tasks.join(",")),
       {
         date: partial.date,
         command: partial.command,
