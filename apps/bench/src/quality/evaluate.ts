@@ -16,7 +16,8 @@ import {
 import type { LabelledRow } from "./datasets";
 import { K, precisionAtK, reciprocalRank, recallAtK } from "./metrics";
 
-export type TaskId = "similar" | "known-item" | "customer";
+/** The judged tasks; `seeds-<label>` is the several-seeds task on that label (seeds.ts). */
+export type TaskId = "similar" | "known-item" | "customer" | `seeds-${string}`;
 
 /** The product's limit on query texts. */
 export const MAX_QUERY_CHARS = 2000;
@@ -30,7 +31,7 @@ export interface Query {
 }
 
 export interface Task {
-  id: TaskId;
+  id: "similar" | "known-item" | "customer";
   queries: Query[];
   /** Metric names, in report order: p10_<label> for label tasks, mrr10 and recall10 for known-item search. */
   metrics: string[];
@@ -71,7 +72,7 @@ export function judge(task: Task, q: Query, ranking: readonly number[], rows: Ma
 }
 
 /** The ranking the product returns for a query of a task (ids, best first). */
-export async function productRanking(search: SearchService, task: TaskId, q: Query, limit: number, ranking: Ranking): Promise<number[]> {
+export async function productRanking(search: SearchService, task: Task["id"], q: Query, limit: number, ranking: Ranking): Promise<number[]> {
   let response: Awaited<ReturnType<SearchService["similarToOrganization"]>>;
   if (task === "similar") {
     response = await search.similarToOrganization(SimilarToOrganizationInput.parse({ organization_id: q.orgId, limit, ranking }));
@@ -89,7 +90,7 @@ export async function productRanking(search: SearchService, task: TaskId, q: Que
  * compares (the profile text, or the customer text), the querying organization excluded unless it
  * is the known item. For similar-to-X the query is that organization's profile text, as in hybrid search.
  */
-export function lexicalRanking(store: OrganizationStore, task: TaskId, q: Query, limit = K): Promise<number[]> {
+export function lexicalRanking(store: OrganizationStore, task: Task["id"], q: Query, limit = K): Promise<number[]> {
   return store.searchText({
     text: q.text,
     kind: task === "customer" ? "customer" : "profile",

@@ -17,6 +17,8 @@ export interface MethodResult {
   dataset: string;
   task: TaskId;
   method: "vector" | "bm25" | "hybrid";
+  /** Several-seeds task only: which search of the seeds (seeds.ts), ranked by `method`. */
+  variant?: SeedsVariant;
   model: string | null;
   backend: "embedded" | "elasticsearch" | "lexical";
   scope: string;
@@ -43,6 +45,29 @@ export interface Comparison {
   relative: number;
 }
 
+/** The several-seeds task's searches: the first seed alone, the three seeds (the product), the fusion of the three one-seed rankings (bench only). */
+export type SeedsVariant =
+  | "one seed"
+  | "three seeds"
+  | "RRF of one-seed rankings"
+  /** Counter-example check (seeds.ts counterExample): the three seeds, the counter-example only excluded… */
+  | "three seeds, counter-example excluded"
+  /** …and the three seeds with the counter-example as an `unlike` seed. */
+  | "three seeds + counter-example"
+  /** …and the bench's own Rocchio vector with another counter-example weight (vector ranking only). */
+  | `three seeds + counter-example, weight ${number} (bench)`;
+
+/** An invocation that ran only some tasks (`--tasks`) and merged its results into an earlier report. */
+export interface PartialRun {
+  date: string;
+  command: string;
+  tasks: string[];
+  machine: Record<string, unknown>;
+  git: { commit: string | null; uncommittedChanges: boolean };
+  imports: Record<string, unknown>[];
+  totalSeconds: number;
+}
+
 export interface QualityReport {
   date: string;
   command: string;
@@ -53,6 +78,10 @@ export interface QualityReport {
   imports: Record<string, unknown>[];
   results: MethodResult[];
   comparisons?: Comparison[];
+  /** Several-seeds task: paired differences between its searches (same ranking, same queries). */
+  seedComparisons?: Comparison[];
+  /** Invocations with `--tasks` merged into this report, latest last (the rest of the report is the full run's). */
+  partialRuns?: PartialRun[];
   agreement: {
     dataset: string;
     task: TaskId;
@@ -71,15 +100,23 @@ const r4 = (x: number) => Math.round(x * 10000) / 10000;
 
 /** Per-query values of every run, by run key, for paired comparisons. */
 const perQuery = new Map<string, Map<number, Map<string, number>>>();
-export const runKey = (r: Pick<MethodResult, "dataset" | "task" | "method" | "model" | "backend">) =>
-  `${r.dataset}|${r.task}|${r.backend}|${r.method}|${r.model ?? "-"}`;
-export const methodLabel = (r: Pick<MethodResult, "method" | "model">) =>
-  r.method === "bm25" ? "BM25" : r.method === "vector" ? `${r.model} vector` : `hybrid: RRF(BM25, ${r.model})`;
+export const runKey = (r: Pick<MethodResult, "dataset" | "task" | "method" | "model" | "backend" | "variant">) =>
+  `${r.dataset}|${r.task}|${r.backend}|${r.method}|${r.model ?? "-"}${r.variant ? `|${r.variant}` : ""}`;
+export const methodLabel = (r: Pick<MethodResult, "method" | "model" | "variant">) =>
+  r.variant
+    ? `${r.variant}, ${r.method} ranking (${r.model})`
+    : r.method === "bm25"
+      ? "BM25"
+      : r.method === "vector"
+        ? `${r.model} vector`
+        : `hybrid: RRF(BM25, ${r.model})`;
+export const isSeedsTask = (task: TaskId) => task.startsWith("seeds-");
 
 export function summarize(input: {
   dataset: string;
   task: TaskId;
   method: MethodResult["method"];
+  variant?: SeedsVariant;
   model: string | null;
   backend: MethodResult["backend"];
   scope: string;
@@ -100,6 +137,7 @@ export function summarize(input: {
     dataset: input.dataset,
     task: input.task,
     method: input.method,
+    ...(input.variant ? { variant: input.variant } : {}),
     model: input.model,
     backend: input.backend,
     scope: input.scope,
@@ -116,43 +154,51 @@ export function summarize(input: {
 /** Every embedded-backend or lexical method against the default model's vector search, paired on the queries both ran. */
 export function compare(results: MethodResult[], defaultModel: string): Comparison[] {
   const out: Comparison[] = [];
-  for (const base of results.filter((r) => r.backend === "embedded" && r.method === "vector" && r.model === defaultModel)) {
+  // The several-seeds task compares its own searches (pairedDifference, seedsSection).
+  for (const base of results.filter((r) => r.backend === "embedded" && r.method === "vector" && r.model === defaultModel && !isSeedsTask(r.task))) {
     const baseValues = perQuery.get(runKey(base));
     if (!baseValues) continue;
     for (const cand of results) {
       if (cand.dataset !== base.dataset || cand.task !== base.task || cand.backend === "elasticsearch" || runKey(cand) === runKey(base)) continue;
-      const candValues = perQuery.get(runKey(cand));
-      if (!candValues) continue;
       for (const metric of Object.keys(base.metrics)) {
-        const diffs: number[] = [];
-        const a: number[] = [];
-        const b: number[] = [];
-        for (const [q, cv] of candValues) {
-          const bv = baseValues.get(q);
-          if (!bv?.has(metric) || !cv.has(metric)) continue;
-          a.push(bv.get(metric)!);
-          b.push(cv.get(metric)!);
-          diffs.push(cv.get(metric)! - bv.get(metric)!);
-        }
-        if (diffs.length === 0) continue;
-        const baselineMean = mean(a);
-        out.push({
-          dataset: base.dataset,
-          task: base.task,
-          metric,
-          baseline: methodLabel(base),
-          candidate: methodLabel(cand),
-          queries: diffs.length,
-          baselineMean: r4(baselineMean),
-          candidateMean: r4(mean(b)),
-          difference: r4(mean(diffs)),
-          ci95: r4(ci95(diffs)),
-          relative: baselineMean > 0 ? r3(mean(diffs) / baselineMean) : 0,
-        });
+        const c = pairedDifference(base, cand, metric);
+        if (c) out.push(c);
       }
     }
   }
   return out;
+}
+
+/** `cand` − `base` on one metric, averaged over the queries both ran, with its 95% interval; null when they share none. */
+export function pairedDifference(base: MethodResult, cand: MethodResult, metric: string): Comparison | null {
+  const baseValues = perQuery.get(runKey(base));
+  const candValues = perQuery.get(runKey(cand));
+  if (!baseValues || !candValues) return null;
+  const diffs: number[] = [];
+  const a: number[] = [];
+  const b: number[] = [];
+  for (const [q, cv] of candValues) {
+    const bv = baseValues.get(q);
+    if (!bv?.has(metric) || !cv.has(metric)) continue;
+    a.push(bv.get(metric)!);
+    b.push(cv.get(metric)!);
+    diffs.push(cv.get(metric)! - bv.get(metric)!);
+  }
+  if (diffs.length === 0) return null;
+  const baselineMean = mean(a);
+  return {
+    dataset: base.dataset,
+    task: base.task,
+    metric,
+    baseline: methodLabel(base),
+    candidate: methodLabel(cand),
+    queries: diffs.length,
+    baselineMean: r4(baselineMean),
+    candidateMean: r4(mean(b)),
+    difference: r4(mean(diffs)),
+    ci95: r4(ci95(diffs)),
+    relative: baselineMean > 0 ? r3(mean(diffs) / baselineMean) : 0,
+  };
 }
 
 /** Mean of a metric of run `of` over the queries run `on` ran (paired columns). */
@@ -235,6 +281,7 @@ export function markdownSection(report: QualityReport, svgPaths: string[], docDi
     "",
     table(report.results, "customer", "embedded", true, defaultModel),
     "",
+    ...seedsSection(report),
     ...comparisonTable(report, defaultModel),
     ...elasticsearchTable(report),
     ...runTables(report),
@@ -279,6 +326,122 @@ function datasetTable(report: QualityReport): string[] {
     );
   }
   out.push("", "\\* a seeded random sample of the queries (see the scope of each run in the JSON); unmarked: every query.", "");
+  return out;
+}
+
+const SEEDS_HEADING = "### Several seeds";
+const ci = (s: MetricSummary | undefined) => (s ? `${s.mean.toFixed(3)} ± ${s.ci95.toFixed(3)}` : "–");
+const diff = (c: Comparison | undefined) => (c ? `${signed(c.difference)} ± ${c.ci95.toFixed(3)} (${pct(c.relative)})` : "–");
+
+/** The several-seeds task: one seed against three (the product), and the fusion of the one-seed rankings, by ranking. */
+function seedsSection(report: QualityReport): string[] {
+  const results = report.results.filter((r) => isSeedsTask(r.task));
+  if (results.length === 0) return [];
+  const comparisons = report.seedComparisons ?? [];
+  const cmp: SeedsComparisonOf = (r, baseline, candidate, metric = Object.keys(r.metrics)[0]!) =>
+    comparisons.find(
+      (c) =>
+        c.dataset === r.dataset &&
+        c.task === r.task &&
+        c.metric === metric &&
+        c.baseline === methodLabel({ ...r, variant: baseline }) &&
+        c.candidate === methodLabel({ ...r, variant: candidate }),
+    );
+  const out = [
+    `${SEEDS_HEADING}: three organizations of one label value as the \`like\` seeds (P@10 of the other organizations of that value, embedded backend)`,
+    "",
+    "Each query: an organization of a value with at least 5 organizations, and 2 more of that value drawn at random (seeded); " +
+      "relevant: the other organizations of the value, the seeds excluded from the results and from the relevant ones. " +
+      "*one seed*: `similarToOrganization` of the first seed, the other two in `exclude_ids`; *three seeds*: `similarToSeeds({ like: [the three] })`, " +
+      "the product's search (Rocchio's centroid of the seeds' vectors, plus in hybrid ranking the seeds' distinctive words); " +
+      "*RRF of one-seed rankings*: the bench fuses the three one-seed rankings (each 100 deep, every seed excluded) by reciprocal rank fusion (`fusedRelevance`), an alternative design the product does not use. " +
+      "Means with their 95% intervals; differences paired on the same queries.",
+    "",
+    "| corpus | label | ranking | one seed | three seeds (product) | RRF of one-seed rankings (bench) | three − one | RRF − three | queries |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  const byRow = new Map<string, MethodResult[]>();
+  for (const r of results.filter((x) => x.variant === "one seed" || x.variant === "three seeds" || x.variant === "RRF of one-seed rankings")) {
+    const key = `${r.dataset}|${r.task}|${r.model}|${r.method}`;
+    byRow.set(key, [...(byRow.get(key) ?? []), r]);
+  }
+  const sentences: string[] = [];
+  for (const group of byRow.values()) {
+    const of = (v: SeedsVariant) => group.find((g) => g.variant === v);
+    const one = of("one seed");
+    const three = of("three seeds");
+    const rrf = of("RRF of one-seed rankings");
+    const first = group[0]!;
+    const metric = Object.keys(first.metrics)[0]!;
+    const threeVsOne = cmp(first, "one seed", "three seeds");
+    out.push(
+      `| ${first.dataset} | ${metric.replace(/^p10_/, "")} | ${first.method} | ${ci(one?.metrics[metric])} | ${ci(three?.metrics[metric])} | ${ci(rrf?.metrics[metric])} | ${diff(threeVsOne)} | ${diff(cmp(first, "three seeds", "RRF of one-seed rankings"))} | ${first.queries.toLocaleString("en-US")}${first.scope === "full" ? "" : "\\*"} |`,
+    );
+    if (threeVsOne)
+      sentences.push(
+        `${first.dataset} ${metric.replace(/^p10_/, "")}, ${first.method} ranking: ${threeVsOne.baselineMean.toFixed(3)} → ${threeVsOne.candidateMean.toFixed(3)}, ${signed(threeVsOne.difference)} ± ${threeVsOne.ci95.toFixed(3)} (${pct(threeVsOne.relative)}, ${threeVsOne.queries.toLocaleString("en-US")} queries)`,
+      );
+  }
+  out.push("");
+  if (sentences.length) out.push(`**Gain of three seeds over one** (P@10, paired 95% interval): ${sentences.join("; ")}.`, "");
+  out.push(...counterExampleTable(results, cmp));
+  const run = report.partialRuns?.findLast((p) => p.tasks.includes("seeds"));
+  if (run)
+    out.push(
+      `The several-seeds tables alone measured ${run.date.slice(0, 10)} by \`${run.command}\` in ${run.totalSeconds < 120 ? `${run.totalSeconds} s` : `${(run.totalSeconds / 60).toFixed(0)} min`} (load average ${run.machine.loadAverage1mAtStart} at the start, commit \`${String(run.git.commit).slice(0, 12)}\`${run.git.uncommittedChanges ? " plus uncommitted changes" : ""}, its own import of the corpus); the other tables are from the run described at the top of this section.`,
+      "",
+    );
+  return out;
+}
+
+/** Does one counter-example (`unlike`) help? Against the same three seeds with it merely excluded. */
+type SeedsComparisonOf = (r: MethodResult, baseline: SeedsVariant, candidate: SeedsVariant, metric?: string) => Comparison | undefined;
+
+function counterExampleTable(results: MethodResult[], cmp: SeedsComparisonOf): string[] {
+  const withUnlike = results.filter((r) => r.variant === "three seeds + counter-example");
+  if (withUnlike.length === 0) return [];
+  const out = [
+    "Counter-example check: on the queries whose three-seed top 10 holds organizations of other values, the value met most often there and its first organization there is the counter-example; " +
+      "the three seeds with it as an `unlike` seed (Rocchio's weight 0.5) against the same three seeds with it only in `exclude_ids` (both lists leave it out). " +
+      "*other value in top 10*: share of the top 10 of the counter-example's value (lower is better).",
+    "",
+    "| corpus | label | ranking | P@10 excluded | P@10 unlike | difference | other value in top 10, excluded | unlike | difference | queries |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const r of withUnlike) {
+    const [p10, other] = Object.keys(r.metrics) as [string, string];
+    const base = results.find(
+      (b) => b.dataset === r.dataset && b.task === r.task && b.method === r.method && b.variant === "three seeds, counter-example excluded",
+    );
+    const change = (metric: string) => diff(cmp(r, "three seeds, counter-example excluded", "three seeds + counter-example", metric));
+    out.push(
+      `| ${r.dataset} | ${p10.replace(/^p10_/, "")} | ${r.method} | ${ci(base?.metrics[p10])} | ${ci(r.metrics[p10])} | ${change(p10)} | ${ci(base?.metrics[other])} | ${ci(r.metrics[other])} | ${change(other)} | ${r.queries.toLocaleString("en-US")} |`,
+    );
+  }
+  out.push("");
+  const weighted = results.filter((r) => r.variant?.endsWith("(bench)") && r.variant.includes("weight"));
+  if (weighted.length === 0) return out;
+  out.push(
+    "The counter-example's weight (vector ranking): the bench's own Rocchio vector, normalize(mean(like) − w · unlike), ranked by the store with the seeds and the counter-example excluded; w = 0 is the counter-example only excluded, 0.5 the product's weight (its row should match the product's above).",
+    "",
+    "| corpus | label | weight | P@10 | difference to w = 0 | other value in top 10 | difference to w = 0 | queries |",
+    "|---|---|---|---|---|---|---|---|",
+  );
+  for (const r of weighted) {
+    const [p10, other] = Object.keys(r.metrics) as [string, string];
+    const base = results.find(
+      (b) => b.dataset === r.dataset && b.task === r.task && b.method === r.method && b.variant === "three seeds, counter-example excluded",
+    );
+    const change = (metric: string) => diff(cmp(r, "three seeds, counter-example excluded", r.variant!, metric));
+    if (base && r === weighted.find((w) => w.dataset === r.dataset && w.task === r.task))
+      out.push(
+        `| ${r.dataset} | ${p10.replace(/^p10_/, "")} | 0 | ${ci(base.metrics[p10])} | – | ${ci(base.metrics[other])} | – | ${base.queries.toLocaleString("en-US")} |`,
+      );
+    out.push(
+      `| ${r.dataset} | ${p10.replace(/^p10_/, "")} | ${/weight ([\d.]+)/.exec(r.variant!)?.[1]} | ${ci(r.metrics[p10])} | ${change(p10)} | ${ci(r.metrics[other])} | ${change(other)} | ${r.queries.toLocaleString("en-US")} |`,
+    );
+  }
+  out.push("");
   return out;
 }
 
@@ -446,6 +609,78 @@ export async function writePlots(report: QualityReport, dir: string): Promise<st
     written.push(path);
   }
   return written;
+}
+
+/**
+ * `--tasks` ran only some tasks: their results replace those of the same corpus and task in the
+ * report already at `outPath` (every other result, comparison and timing kept as it was), the
+ * invocation is listed in partialRuns, and in the docs only the several-seeds subsection is
+ * rewritten (the other tables need per-query values the earlier run did not keep; a full run
+ * regenerates them).
+ */
+export async function mergeOutputs(partial: QualityReport, tasks: string[], outPath: string, root: string): Promise<void> {
+  if (!existsSync(outPath)) return writeOutputs(partial, outPath, root);
+  const previous = JSON.parse(readFileSync(outPath, "utf8")) as QualityReport;
+  // A run of the same corpus, task, backend, method, model (and seeds variant) replaces the earlier one; the rest stays.
+  const rerun = new Set(partial.results.map(runKey));
+  const newComparisons = compare(partial.results, String(partial.settings.defaultModel));
+  const sameComparison = (a: Comparison, b: Comparison) =>
+    a.dataset === b.dataset && a.task === b.task && a.metric === b.metric && a.baseline === b.baseline && a.candidate === b.candidate;
+  const sameAgreement = (a: QualityReport["agreement"][number], b: QualityReport["agreement"][number]) =>
+    a.dataset === b.dataset && a.task === b.task && a.model === b.model && (a.ranking ?? "vector") === (b.ranking ?? "vector");
+  const merged: QualityReport = {
+    ...previous,
+    datasets: Object.fromEntries(
+      Object.entries({ ...previous.datasets, ...partial.datasets }).map(([id, d]) => [
+        id,
+        { ...previous.datasets[id], ...d, tasks: { ...(previous.datasets[id]?.tasks ?? {}), ...((d.tasks as object) ?? {}) } },
+      ]),
+    ),
+    results: [...previous.results.filter((r) => !rerun.has(runKey(r))), ...partial.results],
+    comparisons: [...(previous.comparisons ?? []).filter((c) => !newComparisons.some((n) => sameComparison(c, n))), ...newComparisons],
+    seedComparisons: [
+      ...(previous.seedComparisons ?? []).filter((c) => !(partial.seedComparisons ?? []).some((n) => sameComparison(c, n))),
+      ...(partial.seedComparisons ?? []),
+    ],
+    agreement: [...previous.agreement.filter((a) => !partial.agreement.some((n) => sameAgreement(a, n))), ...partial.agreement],
+    partialRuns: [
+      // A later run of the same tasks supersedes an earlier one.
+      ...(previous.partialRuns ?? []).filter((p) => p.tasks.join(",") !== tasks.join(",")),
+      {
+        date: partial.date,
+        command: partial.command,
+        tasks,
+        machine: partial.machine,
+        git: partial.git,
+        imports: partial.imports,
+        totalSeconds: partial.timings.totalSeconds ?? 0,
+      },
+    ],
+  };
+  mkdirSync(dirname(outPath), { recursive: true });
+  writeFileSync(outPath, `${JSON.stringify(merged, null, 2)}\n`);
+  const docPath = join(root, "docs", "benchmarks.md");
+  if (!existsSync(docPath) || !readFileSync(docPath, "utf8").includes(START)) return;
+  const text = readFileSync(docPath, "utf8");
+  writeFileSync(docPath, spliceSubsection(text, seedsSection(merged).join("\n")));
+}
+
+/** The generated section with its several-seeds subsection replaced (or put before the comparisons). */
+export function spliceSubsection(doc: string, subsection: string): string {
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END, start);
+  let block = doc.slice(start, end);
+  const at = block.indexOf(`\n${SEEDS_HEADING}`);
+  if (at >= 0) {
+    const next = block.indexOf("\n### ", at + 1);
+    block = block.slice(0, at + 1) + block.slice(next < 0 ? block.length : next + 1);
+  }
+  if (subsection) {
+    const before = ["\n### Against the ", "\n### Elasticsearch", "\n### What ran"].map((h) => block.indexOf(h)).find((i) => i >= 0);
+    const insertAt = before === undefined ? block.length : before + 1;
+    block = `${block.slice(0, insertAt)}${subsection.trimEnd()}\n\n${block.slice(insertAt)}`;
+  }
+  return doc.slice(0, start) + block + doc.slice(end);
 }
 
 export async function writeOutputs(report: QualityReport, outPath: string, root: string): Promise<void> {

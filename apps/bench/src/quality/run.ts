@@ -13,6 +13,11 @@
  * - customer-base search: each organization's own customer text (customerTextOf) through
  *   similarCustomers, itself excluded; P@10 by the same labels.
  *
+ * - several seeds (yc, default model, embedded backend; seeds.ts): 3 organizations of one label value
+ *   as the `like` seeds, the others of that value relevant; the product's several-seeds search
+ *   against the single-seed search and against the fusion of the single-seed rankings, P@10 by label;
+ *   and whether one counter-example (`unlike`) from the results' most frequent other value helps.
+ *
  * Each through the product's three rankings: `vector` (cosine alone), the word ranking alone
  * (BM25, the store's own word search) and `hybrid`, the product default (their reciprocal rank
  * fusion, core/services/search-service.ts). Writes apps/bench/results/quality.json, the
@@ -20,6 +25,11 @@
  *
  * Usage: pnpm bench:quality [--models a,b] [--datasets yc,equities] [--sample 5000] [--seed 1]
  *          [--es-port 9280] [--no-es] [--full] [--skip-missing-imports] [--subset equities=10000] [--out path]
+ *          [--tasks similar,known-item,customer,seeds]
+ *
+ * `--tasks` runs only those tasks (all by default) and merges their results into the report
+ * already at --out, replacing that corpus's earlier results for the same tasks and keeping every
+ * other result; in docs/benchmarks.md only the several-seeds subsection is rewritten then.
  */
 import { execSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -27,15 +37,36 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
-import { FUSION_DEPTH, RRF_K, BM25, type OrganizationStore, SearchService } from "@orgsim/core";
+import {
+  BM25,
+  FUSION_DEPTH,
+  fusedRelevance,
+  type OrganizationStore,
+  type Ranking,
+  RRF_K,
+  SearchService,
+  SimilarToOrganizationInput,
+  SimilarToSeedsInput,
+} from "@orgsim/core";
 import { createEmbedder, DEFAULT_MODEL_ID, findRepoRoot } from "@orgsim/embeddings";
 import { type DatasetId, type DatasetSpec, datasetSpecs, type LabelledRow, readLabelledRows, subsetSpec } from "./datasets";
 import { loadIntoElasticsearch, startEsNode } from "./es-node";
 import { fitQuery, judge, lexicalRanking, productRanking, type Query, QueryCachingEmbedder, type Task } from "./evaluate";
 import { benchDataRoot, completeImport, dataDirOf, ensureImport, type ImportRecord } from "./imports";
-import { K, sample } from "./metrics";
+import { K, precisionAtK, sample } from "./metrics";
 import { BENCH_MODELS } from "./models";
-import { type QualityReport, summarize, writeOutputs } from "./report";
+import { mergeOutputs, pairedDifference, type QualityReport, type SeedsVariant, summarize, writeOutputs } from "./report";
+import {
+  BENCH_UNLIKE_WEIGHTS,
+  counterExample,
+  MIN_GROUP_SIZE,
+  rocchioVector,
+  SEEDS_PER_QUERY,
+  SEEDS_QUERIES,
+  type SeedsQuery,
+  seedsPrecision,
+  seedsQueries,
+} from "./seeds";
 
 const { values: args } = parseArgs({
   options: {
@@ -50,6 +81,7 @@ const { values: args } = parseArgs({
     subset: { type: "string" },
     "max-queries": { type: "string" },
     out: { type: "string" },
+    tasks: { type: "string" },
   },
 });
 
@@ -68,6 +100,13 @@ const subsets = new Map(
   }),
 );
 const outPath = args.out ?? join(root, "apps", "bench", "results", "quality.json");
+const ALL_TASKS = ["similar", "known-item", "customer", "seeds"] as const;
+/** `--tasks a,b`: only these tasks, merged into the report at outPath (see the header). */
+const selectedTasks = args.tasks ? args.tasks.split(",").map((s) => s.trim()) : [...ALL_TASKS];
+for (const t of selectedTasks) if (!(ALL_TASKS as readonly string[]).includes(t)) throw new Error(`--tasks: unknown task ${t} (${ALL_TASKS.join(", ")})`);
+const partialRun = ALL_TASKS.some((t) => !selectedTasks.includes(t));
+/** The corpora the several-seeds task runs on. */
+const SEEDS_DATASETS: readonly string[] = ["yc"];
 const started = performance.now();
 
 const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(5)} s] ${line}`);
@@ -138,7 +177,7 @@ function buildTasks(spec: DatasetSpec, rows: LabelledRow[]): Task[] {
   }
   tasks.push({ id: "customer", queries: customerQueries, metrics: labels.map((l) => `p10_${l}`), truncated });
   for (const task of tasks) if (task.queries.length > maxQueries) task.queries = task.queries.slice(0, maxQueries);
-  return tasks;
+  return tasks.filter((t) => selectedTasks.includes(t.id));
 }
 
 /** Runs `fn` over queries, logging progress about every 30 s; returns seconds. */
@@ -237,7 +276,7 @@ async function main(): Promise<void> {
       await runCorpus(report, spec, es);
       report.timings.totalSeconds = Math.round((performance.now() - started) / 1000);
       // Written after each corpus, so a long run leaves its numbers so far.
-      await writeOutputs(report, outPath, root);
+      if (!partialRun) await writeOutputs(report, outPath, root);
     }
   } finally {
     if (es) {
@@ -246,7 +285,8 @@ async function main(): Promise<void> {
     }
   }
   report.timings.totalSeconds = Math.round((performance.now() - started) / 1000);
-  await writeOutputs(report, outPath, root);
+  if (partialRun) await mergeOutputs(report, selectedTasks, outPath, root);
+  else await writeOutputs(report, outPath, root);
   log(`done in ${(report.timings.totalSeconds / 60).toFixed(1)} min; wrote ${relative(root, outPath)} and docs/benchmarks.md`);
 }
 
@@ -258,6 +298,8 @@ interface Corpus {
   byId: Map<number, LabelledRow>;
   labels: string[];
   tasks: Task[];
+  /** The several-seeds queries by label (none when the task is not run on this corpus). */
+  seeds: Map<string, SeedsQuery[]>;
 }
 
 type EsNode = ReturnType<typeof startEsNode>;
@@ -272,9 +314,16 @@ async function runCorpus(report: QualityReport, spec: DatasetSpec, es: EsNode | 
     byId: new Map(rows.map((r) => [r.id, r])),
     labels: spec.labels.map((l) => l.field),
     tasks: buildTasks(spec, rows),
+    seeds: new Map(
+      selectedTasks.includes("seeds") && SEEDS_DATASETS.includes(datasetId)
+        ? spec.labels.map((l) => [l.field, seedsQueries(rows, l.field, SEEDS_QUERIES, seed).slice(0, maxQueries)])
+        : [],
+    ),
   };
   report.datasets[datasetId] = describeCorpus(corpus, read, refused);
-  log(`${datasetId}: ${rows.length} organizations; ${corpus.tasks.map((t) => `${t.id} ${t.queries.length} queries`).join(", ")}`);
+  log(
+    `${datasetId}: ${rows.length} organizations; ${[...corpus.tasks.map((t) => `${t.id} ${t.queries.length} queries`), ...[...corpus.seeds].map(([l, qs]) => `seeds-${l} ${qs.length} queries`)].join(", ")}`,
+  );
   // The word ranking does not depend on the model: run once per corpus, on the first model's store.
   let lexicalDone = false;
   for (const modelId of models) {
@@ -296,6 +345,7 @@ async function runCorpus(report: QualityReport, spec: DatasetSpec, es: EsNode | 
       }
       const embeddedTop = await runEmbedded(run);
       if (es) await runElasticsearch(run, es, embeddedTop);
+      if (modelId === DEFAULT_MODEL_ID) await runSeeds(run);
       report.timings[`queryEmbeddingCache ${modelId}/${datasetId}`] = embedder.hits;
     } finally {
       await embedder.close();
@@ -304,7 +354,22 @@ async function runCorpus(report: QualityReport, spec: DatasetSpec, es: EsNode | 
   }
 }
 
-function describeCorpus({ spec, rows, labels, tasks }: Corpus, read: number, refused: number): Record<string, unknown> {
+function describeCorpus({ spec, rows, labels, tasks, seeds }: Corpus, read: number, refused: number): Record<string, unknown> {
+  const seedsTasks = [...seeds].map(([label, queries]) => {
+    const counts = new Map<string, number>();
+    for (const r of rows) if (r.labels[label] != null) counts.set(r.labels[label]!, (counts.get(r.labels[label]!) ?? 0) + 1);
+    const eligible = [...counts.values()].filter((n) => n >= MIN_GROUP_SIZE);
+    return [
+      `seeds-${label}`,
+      {
+        queries: queries.length,
+        eligibleQueryOrganizations: eligible.reduce((a, b) => a + b, 0),
+        labelValues: eligible.length,
+        seedsPerQuery: SEEDS_PER_QUERY,
+        minOrganizationsPerValue: MIN_GROUP_SIZE,
+      },
+    ];
+  });
   return {
     file: relative(root, spec.file),
     ...(spec.file !== spec.source ? { subsetOf: relative(root, spec.source), subsetSeed: seed } : {}),
@@ -315,7 +380,7 @@ function describeCorpus({ spec, rows, labels, tasks }: Corpus, read: number, ref
     labelled: Object.fromEntries(labels.map((l) => [l, rows.filter((r) => r.labels[l] != null).length])),
     distinctLabels: Object.fromEntries(labels.map((l) => [l, new Set(rows.map((r) => r.labels[l]).filter((v) => v != null)).size])),
     withCustomerText: rows.filter((r) => r.customerText).length,
-    tasks: Object.fromEntries(tasks.map((t) => [t.id, { queries: t.queries.length, truncatedTo2000Chars: t.truncated }])),
+    tasks: Object.fromEntries([...tasks.map((t) => [t.id, { queries: t.queries.length, truncatedTo2000Chars: t.truncated }]), ...seedsTasks]),
   };
 }
 
@@ -406,6 +471,136 @@ async function runEmbedded(run: ModelRun): Promise<Map<string, Map<number, numbe
     }
   }
   return embeddedTop;
+}
+
+/**
+ * The several-seeds task on the embedded store (seeds.ts), for each label and both rankings: the
+ * first seed alone (the other seeds excluded), the three seeds through similarToSeeds, and the
+ * reciprocal rank fusion of the three one-seed rankings (FUSION_DEPTH deep, every seed excluded).
+ */
+async function runSeeds(run: ModelRun): Promise<void> {
+  const { datasetId, byId } = run.corpus;
+  const search = new SearchService(run.store, run.embedder);
+  run.report.seedComparisons ??= [];
+  for (const [label, queries] of run.corpus.seeds) {
+    if (queries.length === 0) continue;
+    const task = `seeds-${label}` as const;
+    const eligible = seedsQueries(run.corpus.rows, label, Number.POSITIVE_INFINITY, seed).length;
+    const scope = queries.length === eligible ? "full" : `sample of ${queries.length} (seed ${seed})`;
+    const metric = `p10_${label}`;
+    const asQueries = new Map(queries.map((q) => [q.index, q]));
+    for (const ranking of ["hybrid", "vector"] as const satisfies Ranking[]) {
+      const base = `${datasetId}__${run.modelId}__embedded-${ranking}__${task}-seed${seed}`;
+      // Seed i of each query alone, the other seeds excluded (the query organization itself is never a result).
+      const oneSeed = (i: number) =>
+        runOrReuse(`${base}__one-seed-${i}`, run.stamp, queries, FUSION_DEPTH, async (q) => {
+          const s = asQueries.get(q.index)!.seeds;
+          const input = { organization_id: s[i]!, exclude_ids: s.filter((_, j) => j !== i), limit: FUSION_DEPTH, ranking };
+          return (await search.similarToOrganization(SimilarToOrganizationInput.parse(input))).data.map((o) => o.id);
+        });
+      const first = await oneSeed(0);
+      const three = await runOrReuse(`${base}__three-seeds`, run.stamp, queries, K, async (q) => {
+        const like = asQueries.get(q.index)!.seeds.map((id) => ({ organization_id: id }));
+        return (await search.similarToSeeds(SimilarToSeedsInput.parse({ like, limit: K, ranking }))).data.map((o) => o.id);
+      });
+      const others = [];
+      for (let i = 1; i < SEEDS_PER_QUERY; i++) others.push(await oneSeed(i));
+      const perSeed = [first, ...others];
+      const rrf = new Map(
+        queries.map((q) => [
+          q.index,
+          fusedRelevance(perSeed.map((r) => r.rankings.get(q.index)!))
+            .slice(0, K)
+            .map((x) => x.id),
+        ]),
+      );
+      const judgedSeeds = (rankings: Map<number, number[]>) =>
+        queries.map((q) => new Map([[metric, seedsPrecision(q, rankings.get(q.index)!.slice(0, K), byId, label)]]));
+      const common = { dataset: datasetId, task, method: ranking, model: run.modelId, backend: "embedded" as const, scope, queries, metrics: [metric] };
+      const variant = (v: SeedsVariant, rankings: Map<number, number[]>, r: Awaited<ReturnType<typeof runOrReuse>> | null) =>
+        summarize({
+          ...common,
+          variant: v,
+          values: judgedSeeds(rankings),
+          seconds: r?.seconds ?? null,
+          msPerQuery: r?.msPerQuery ?? null,
+          reused: r?.reused ?? false,
+        });
+      const one = variant("one seed", first.rankings, first);
+      const threeSeeds = variant("three seeds", three.rankings, three);
+      const fused = variant("RRF of one-seed rankings", rrf, null);
+      run.report.results.push(one, threeSeeds, fused);
+      for (const [b, c] of [
+        [one, threeSeeds],
+        [threeSeeds, fused],
+        [one, fused],
+      ] as const) {
+        const d = pairedDifference(b, c, metric);
+        if (d) run.report.seedComparisons.push(d);
+      }
+      // Counter-example check: the most frequent other value of the three-seed top 10, its first organization as an `unlike` seed.
+      const counters = new Map(
+        queries.flatMap((q) => {
+          const c = counterExample(q, three.rankings.get(q.index)!, byId, label);
+          return c ? [[q.index, c] as const] : [];
+        }),
+      );
+      const withCounter = queries.filter((q) => counters.has(q.index));
+      const seedsSearch = (q: Query, unlike: boolean) => {
+        const like = asQueries.get(q.index)!.seeds.map((id) => ({ organization_id: id }));
+        const counter = counters.get(q.index)!.id;
+        const input = unlike ? { like, unlike: [{ organization_id: counter }] } : { like, exclude_ids: [counter] };
+        return search.similarToSeeds(SimilarToSeedsInput.parse({ ...input, limit: K, ranking })).then((r) => r.data.map((o) => o.id));
+      };
+      const excluded = await runOrReuse(`${base}__three-seeds-counter-excluded`, run.stamp, withCounter, K, (q) => seedsSearch(q, false));
+      const unliked = await runOrReuse(`${base}__three-seeds-counter-unlike`, run.stamp, withCounter, K, (q) => seedsSearch(q, true));
+      const other = `other10_${label}`;
+      const judgedCounter = (rankings: Map<number, number[]>) =>
+        withCounter.map((q) => {
+          const top = rankings.get(q.index)!.slice(0, K);
+          const counterValue = counters.get(q.index)!.value;
+          return new Map([
+            [metric, seedsPrecision(q, top, byId, label)],
+            [other, precisionAtK(top, (id) => byId.get(id)?.labels[label] === counterValue)],
+          ]);
+        });
+      const counterCommon = { ...common, queries: withCounter, metrics: [metric, other] };
+      const counterVariant = (v: SeedsVariant, r: Awaited<ReturnType<typeof runOrReuse>>) =>
+        summarize({ ...counterCommon, variant: v, values: judgedCounter(r.rankings), seconds: r.seconds, msPerQuery: r.msPerQuery, reused: r.reused });
+      const withoutUnlike = counterVariant("three seeds, counter-example excluded", excluded);
+      const withUnlike = counterVariant("three seeds + counter-example", unliked);
+      run.report.results.push(withoutUnlike, withUnlike);
+      for (const m of [metric, other]) {
+        const d = pairedDifference(withoutUnlike, withUnlike, m);
+        if (d) run.report.seedComparisons.push(d);
+      }
+      if (ranking === "vector") {
+        // Bench only: other counter-example weights, through the bench's Rocchio vector and the store's vector ranking.
+        for (const weight of BENCH_UNLIKE_WEIGHTS) {
+          const r = await runOrReuse(`${base}__three-seeds-counter-weight-${weight}`, run.stamp, withCounter, K, async (q) => {
+            const seeds = asQueries.get(q.index)!.seeds;
+            const counter = counters.get(q.index)!.id;
+            const [like, unlike] = await Promise.all([
+              Promise.all(seeds.map((id) => run.store.getVector(id, "profile"))),
+              run.store.getVector(counter, "profile"),
+            ]);
+            const vector = rocchioVector(like as Float32Array[], [unlike as Float32Array], weight);
+            const hits = await run.store.rank({ vector, kind: "profile", filter: { excludeIds: [...seeds, counter] }, offset: 0, size: K });
+            return hits.map((h) => h.id);
+          });
+          const weighted = counterVariant(`three seeds + counter-example, weight ${weight} (bench)`, r);
+          run.report.results.push(weighted);
+          for (const m of [metric, other]) {
+            const d = pairedDifference(withoutUnlike, weighted, m);
+            if (d) run.report.seedComparisons.push(d);
+          }
+        }
+      }
+      log(
+        `  ${run.modelId} embedded ${ranking} ${task}: ${queries.length} queries (${scope}); P@10 one seed ${one.metrics[metric]!.mean.toFixed(3)}, three seeds ${threeSeeds.metrics[metric]!.mean.toFixed(3)}, RRF ${fused.metrics[metric]!.mean.toFixed(3)}; with a counter-example (${withCounter.length} queries) ${withoutUnlike.metrics[metric]!.mean.toFixed(3)} → ${withUnlike.metrics[metric]!.mean.toFixed(3)}`,
+      );
+    }
+  }
 }
 
 /** Both rankings on Elasticsearch (the same organizations and vectors), and how far their top 10s agree with the embedded ones. */
