@@ -11,7 +11,8 @@ await build({
   target: "node20",
   format: "esm",
   sourcemap: true,
-  external: ["better-sqlite3", "onnxruntime-node", "swagger-ui-dist"],
+  // pino starts its transports (pino-pretty) in worker threads from its own files.
+  external: ["better-sqlite3", "onnxruntime-node", "swagger-ui-dist", "pino", "pino-pretty"],
   // CommonJS dependencies inside an ES module bundle still call require().
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   logLevel: "warning",

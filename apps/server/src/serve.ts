@@ -7,6 +7,7 @@ import { type App, type Config, createApp, vectorIndexReporter } from "@orgsim/r
 import { type PrimaryMessage, runPrimary, type WorkerMessage } from "./cluster";
 import { isLoopbackHost } from "./http/access";
 import { countOrganizations, metricObservers } from "./observability/metrics";
+import { createRequestLogger } from "./observability/request-log";
 import { createHttpServer } from "./http/server";
 
 /** One server process, or with ORGSIM_WORKERS above 1 a primary that runs that many (./cluster.ts). */
@@ -24,6 +25,8 @@ export async function serve(config: Config): Promise<void> {
     log,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
+    logger: createRequestLogger(),
+    logQueries: config.logQueries,
   });
   const inFlight = trackResponses(server, app);
   server.listen(config.port, config.host);

@@ -462,3 +462,54 @@ describe("/metrics", () => {
     expect(text).not.toContain("industrial");
   });
 });
+
+describe("request log", () => {
+  type Line = Record<string, unknown>;
+  const lines = (output: string): Line[] =>
+    output.split("\n").flatMap((l) => {
+      if (!l.startsWith("{")) return [];
+      try {
+        return [JSON.parse(l) as Line];
+      } catch {
+        return [];
+      }
+    });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300)); // the server's output comes through a pipe
+
+  it("writes one JSON line per request with its id, route, status, duration and tenant; never a key or a query text", async () => {
+    const res = await fetch(`${server.baseUrl}/v1/search/organizations/similar?${query({ description: "secret plans for payroll" })}`, {
+      headers: { authorization: `Bearer ${keys.globex.token}` },
+    });
+    expect(res.status).toBe(200);
+    await settle();
+    const id = res.headers.get("x-request-id");
+    const line = lines(server.output()).find((l) => l.request_id === id);
+    expect(line).toMatchObject({
+      msg: "request",
+      method: "GET",
+      surface: "rest",
+      route: "GET /v1/search/organizations/similar",
+      status: 200,
+      tenant: "globex",
+      duration_ms: expect.any(Number),
+    });
+    expect(line).not.toHaveProperty("query");
+    expect(server.output()).not.toContain(keys.globex.token);
+    expect(server.output()).not.toContain("secret plans");
+    const refused = await fetch(`${server.baseUrl}/v1/categories`);
+    await settle();
+    expect(lines(server.output()).find((l) => l.request_id === refused.headers.get("x-request-id"))).toMatchObject({ status: 401, tenant: null });
+  });
+
+  it("writes the query string too with ORGSIM_LOG_QUERIES=true", async () => {
+    const logging = await startServer({ dataDir, env: { ORGSIM_SAMPLE_SIZE: "0", ORGSIM_LOG_QUERIES: "true" } });
+    try {
+      const res = await fetch(`${logging.baseUrl}/v1/organizations?name=plans`, { headers: { authorization: `Bearer ${keys.acme.token}` } });
+      await settle();
+      expect(lines(logging.output()).find((l) => l.request_id === res.headers.get("x-request-id"))).toMatchObject({ query: "?name=plans", tenant: "acme" });
+      expect(logging.output()).not.toContain(keys.acme.token);
+    } finally {
+      await logging.stop();
+    }
+  });
+});

@@ -48,6 +48,8 @@ export interface Config {
    * revoked; loopback only. Without it a server whose keys were all revoked keeps requiring keys.
    */
   openOnPurpose: boolean;
+  /** ORGSIM_LOG_QUERIES=true: request log lines carry the query string (search texts); off by default, they may be personal data. */
+  logQueries: boolean;
   /** Names besides loopback ones that clients may use for this server (Host, Origin): ORGSIM_ALLOWED_HOSTS. */
   allowedHosts: string[];
   /** How long a client may take to send a request's line and headers (then 408). */
@@ -164,6 +166,7 @@ export function loadConfig(env = process.env): Config {
     cursorSecret: cursorSecretFrom(env.ORGSIM_CURSOR_SECRET),
     shutdownTimeoutMs: intFromEnv("ORGSIM_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 3_600_000, env),
     openOnPurpose: booleanFrom("ORGSIM_OPEN", env),
+    logQueries: booleanFrom("ORGSIM_LOG_QUERIES", env),
     allowedHosts: allowedHostsFrom(env.ORGSIM_ALLOWED_HOSTS),
     ...requestTimeoutsFrom(env),
     workers: workersFrom(env),

@@ -14,6 +14,7 @@ import type { Access } from "@orgsim/api";
 import { type AccessMode, type AccessService, OrgsimError, openPrincipal, type Principal, unauthorized } from "@orgsim/core";
 import cluster from "node:cluster";
 import { type RateLimiterAbstract, RateLimiterCluster, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { noteTenant } from "../observability/request-log";
 
 export interface AccessPolicyOptions {
   /** Whether the server listens on loopback only (then it may run open). */
@@ -45,6 +46,7 @@ export function createAccessPolicy(access: AccessService, options: AccessPolicyO
   return async (req, res, calls = 1) => {
     try {
       const principal = await principalOf(req, access, currentMode, options.loopbackOnly);
+      noteTenant(res, principal.tenant);
       await consume(principal, res, calls);
       return { principal };
     } catch (error) {

@@ -1,14 +1,16 @@
 /** The HTTP server: REST (/v1), tRPC (/trpc), MCP (/mcp), OpenAPI (/openapi.json, /docs) and health probes. */
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import type { Logger } from "pino";
 import { appRouter } from "@orgsim/api";
 import { assertScope, contractErrorOf, OrgsimError } from "@orgsim/core";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { App } from "@orgsim/runtime";
 import { metricsText, recordRequest } from "../observability/metrics";
+import { logRequest } from "../observability/request-log";
 import { routeOf, surfaceOf } from "../observability/routes";
 import { type AccessPolicy, type AccessPolicyOptions, createAccessPolicy, isLoopbackHost } from "./access";
-import { type ContextFactory, contextFactory, errorBody, requestIdFrom, sendContractError } from "./context";
+import { type ContextFactory, contextFactory, errorBody, requestIdFrom, requestIdOf, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";
 import { createExportHandler, exportRequestOf } from "./export";
 import { createHostCheck } from "./host-check";
@@ -25,14 +27,22 @@ export interface HttpServerOptions extends AccessPolicyOptions {
   headersTimeoutMs: number;
   /** How long a client may take to send the whole request; then 408. */
   requestTimeoutMs: number;
+  /** Where a line per request goes (none: no request log). */
+  logger?: Logger;
+  /** Request log lines carry the query string (ORGSIM_LOG_QUERIES). */
+  logQueries?: boolean;
 }
 
 export function createHttpServer(app: App, options: HttpServerOptions): Server {
   let baseUrl = "";
   const route = createRouter(app, options, () => baseUrl);
   const server = createServer(nodeServerOptions(options), async (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname;
+    // One id from arrival: every later reader (REST, tRPC, MCP, the log) echoes it.
+    req.headers["x-request-id"] = requestIdOf(req, res);
     observeRequest(req, res, path);
+    if (options.logger) logRequest(options.logger, options.logQueries ?? false, req, res, path, url.search);
     try {
       await route(req, res, path);
     } catch (error) {
