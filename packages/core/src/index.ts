@@ -12,6 +12,7 @@ export { assertItemTypes } from "./rules/one-type-rule";
 export { assertCollectionCapacity, MAX_ITEMS_PER_COLLECTION } from "./rules/collection-capacity";
 export { assertModelAdmitted, assertQueryDimension, assertRecordVectors, type GivenVectors, givenVector } from "./rules/vector-model";
 export { dot } from "./domain/vector-math";
+export { seedVector, UNLIKE_WEIGHT } from "./domain/seed-vector";
 export * from "./errors";
 export { API_VERSION, type Services } from "./surface";
 // Schemas: the one source of truth for every input and output

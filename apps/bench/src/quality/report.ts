@@ -1,4 +1,5 @@
 /** Summaries, paired comparisons, and the written outputs: JSON, the docs section and SVG plots. */
+import { UNLIKE_WEIGHT } from "@orgsim/core";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import * as vega from "vega";
@@ -402,7 +403,7 @@ function counterExampleTable(results: MethodResult[], cmp: SeedsComparisonOf): s
   if (withUnlike.length === 0) return [];
   const out = [
     "Counter-example check: on the queries whose three-seed top 10 holds organizations of other values, the value met most often there and its first organization there is the counter-example; " +
-      "the three seeds with it as an `unlike` seed (Rocchio's weight 0.5) against the same three seeds with it only in `exclude_ids` (both lists leave it out). " +
+      `the three seeds with it as an \`unlike\` seed (Rocchio's weight ${UNLIKE_WEIGHT}) against the same three seeds with it only in \`exclude_ids\` (both lists leave it out). ` +
       "*other value in top 10*: share of the top 10 of the counter-example's value (lower is better).",
     "",
     "| corpus | label | ranking | P@10 excluded | P@10 unlike | difference | other value in top 10, excluded | unlike | difference | queries |",
@@ -422,7 +423,7 @@ function counterExampleTable(results: MethodResult[], cmp: SeedsComparisonOf): s
   const weighted = results.filter((r) => r.variant?.endsWith("(bench)") && r.variant.includes("weight"));
   if (weighted.length === 0) return out;
   out.push(
-    "The counter-example's weight (vector ranking): the bench's own Rocchio vector, normalize(mean(like) − w · unlike), ranked by the store with the seeds and the counter-example excluded; w = 0 is the counter-example only excluded, 0.5 the product's weight (its row should match the product's above).",
+    `The counter-example's weight (vector ranking): the bench's own Rocchio vector, normalize(mean(like) − w · unlike), ranked by the store with the seeds and the counter-example excluded; w = 0 is the counter-example only excluded, ${UNLIKE_WEIGHT} the product's weight (its row should match the product's above).`,
     "",
     "| corpus | label | weight | P@10 | difference to w = 0 | other value in top 10 | difference to w = 0 | queries |",
     "|---|---|---|---|---|---|---|---|",

@@ -69,6 +69,8 @@ import {
 } from "./seeds";
 
 const { values: args } = parseArgs({
+  // `pnpm bench:quality -- --flag` passes the `--` on: skip it, as bench:perf does.
+  args: process.argv.slice(2).filter((a) => a !== "--"),
   options: {
     models: { type: "string" },
     datasets: { type: "string" },

@@ -88,7 +88,7 @@ export function counterExample(
   return best === null ? null : { id: first.get(best)!, value: best };
 }
 
-/** Counter-example weights the bench tries beside the product's (0.5, core domain/seed-vector.ts), vector ranking only. */
+/** Counter-example weights the bench tries beside the product's (UNLIKE_WEIGHT, core domain/seed-vector.ts), vector ranking only. */
 export const BENCH_UNLIKE_WEIGHTS = [0.1, 0.25, 0.5] as const;
 
 /**

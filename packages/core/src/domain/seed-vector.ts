@@ -3,8 +3,12 @@
  * mean of the examples to resemble, moved away from the mean of the counter-examples, normalized.
  */
 
-/** How far the counter-examples push the query away, against the examples' weight of 1. */
-export const UNLIKE_WEIGHT = 0.5;
+/**
+ * How far the counter-examples push the query away, against the examples' weight of 1. Measured on
+ * bench:quality (yc, a near-neighbour counter-example): 0.25 pushes its kind out of the top 10
+ * (−39% on sub-industry) and keeps P@10; 0.5 pushed more but cost 26% of P@10 (docs/benchmarks.md).
+ */
+export const UNLIKE_WEIGHT = 0.25;
 
 export function seedVector(like: readonly Float32Array[], unlike: readonly Float32Array[]): Float32Array {
   const toward = mean(like);
