@@ -77,7 +77,11 @@ describe("search tools", () => {
     expect(meta.next_cursor).toEqual(expect.any(String));
     expect(data.map((o: any) => o.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (const o of data) {
-      expect(Object.keys(o).sort()).toEqual(Object.keys(CompactOrganizationResult.shape).filter((k) => k !== "why").sort());
+      expect(Object.keys(o).sort()).toEqual(
+        Object.keys(CompactOrganizationResult.shape)
+          .filter((k) => k !== "why")
+          .sort(),
+      );
       expect(o.description === null || o.description.length <= ONE_LINE_MAX).toBe(true);
       expect(text(result)).toContain(`${o.name} (id ${o.id}`);
     }
