@@ -120,6 +120,21 @@ function addLookupKeys(db: Db): void {
 
 /** Opens (creating) the file with WAL, NORMAL sync and foreign keys, and brings its schema up to date. */
 export function openDatabase(file: string): Db {
+  // Processes opening a new file at once can meet SQLITE_BUSY where SQLite does not wait (switching
+  // the file to WAL): the loser opens again, and then finds the schema made.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return openOnce(file);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || attempt === OPEN_ATTEMPTS) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
+    }
+  }
+}
+
+const OPEN_ATTEMPTS = 5;
+
+function openOnce(file: string): Db {
   // `timeout` is SQLite's busy timeout: writers from other connections wait instead of failing.
   const db = new Database(file, { timeout: 10_000 });
   try {
