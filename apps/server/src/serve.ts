@@ -8,6 +8,7 @@ import { type PrimaryMessage, runPrimary, type WorkerMessage } from "./cluster";
 import { isLoopbackHost } from "./http/access";
 import { countOrganizations, metricObservers } from "./observability/metrics";
 import { createRequestLogger } from "./observability/request-log";
+import { inSpan, startTracing, stopTracing } from "./observability/tracing";
 import { createHttpServer } from "./http/server";
 
 /** One server process, or with ORGSIM_WORKERS above 1 a primary that runs that many (./cluster.ts). */
@@ -15,6 +16,7 @@ export async function serve(config: Config): Promise<void> {
   const log = (line: string) => console.log(line);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
   const onStop = stopRequests();
+  if (startTracing()) log("Traces: exported over OTLP (OTEL_EXPORTER_OTLP_ENDPOINT)");
   const { app, modeAtStart } = await openGuarded(config);
   const server = createHttpServer(app, {
     loopbackOnly: isLoopbackHost(config.host),
@@ -84,7 +86,10 @@ function stopRequests(): (stop: (reason: string) => Promise<void>) => void {
 
 /** Opens the app, refusing (and closing it) when the configuration would expose it: open beyond loopback. */
 async function openGuarded(config: Config): Promise<{ app: App; modeAtStart: AccessMode }> {
-  const app = await createApp(config, { onVectorIndexProgress: vectorIndexReporter((line) => console.log(line), process.stdout), observe: metricObservers });
+  const app = await createApp(config, {
+    onVectorIndexProgress: vectorIndexReporter((line) => console.log(line), process.stdout),
+    observe: { ...metricObservers, span: inSpan },
+  });
   countOrganizations(() => app.organizationStore.count());
   const loopbackOnly = isLoopbackHost(config.host);
   const modeAtStart = await app.access.mode(config.openOnPurpose).catch(async (error) => {
@@ -148,6 +153,7 @@ function gracefulStop({ server, app, inFlight, drainTimeoutMs, log }: ShutdownPa
     await closed;
     clearTimeout(timer);
     await app.close().catch((error: Error) => log(`shutdown: closing the backend failed: ${error.message}`));
+    await stopTracing().catch((error: Error) => log(`shutdown: sending the last traces failed: ${error.message}`));
     log(forced ? "stopped (requests were cut at the drain timeout)" : "stopped");
     process.exit(forced ? 1 : 0);
   };

@@ -20,7 +20,7 @@ import {
 import { createEmbedder } from "@orgsim/embeddings";
 import { generateSampleOrganizations, SAMPLE_DATA_NOTICE } from "@orgsim/sample-data";
 import type { Config } from "./config";
-import { type Observers, observedEmbedder, observedStore } from "./observed";
+import { type Observers, observedEmbedder, observedSearch, observedStore } from "./observed";
 
 /** What /ready reports: each check is true when it holds, and the server is ready when all hold. */
 export interface ReadinessChecks {
@@ -114,19 +114,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // (oversubscribed, they slowed each other down). Lone processes (one server, an import) take the default.
   const threads = cluster.isWorker ? Math.max(1, Math.floor(Math.min(availableParallelism(), 4) / config.workers)) : undefined;
   const model = await createEmbedder({ modelId: config.modelId, modelDir: config.modelDir, threads });
-  const embedder = options.observe?.embedding ? observedEmbedder(model, options.observe.embedding) : model;
+  const embedder = options.observe ? observedEmbedder(model, options.observe) : model;
   const backend = await openBackend(config, embedder.dimension, options).catch(async (error) => {
     await embedder.close();
     throw error;
   });
   // Every read goes through the read schema: an unreadable stored record is left out, not fatal.
-  const observed = options.observe?.storeCall ? observedStore(backend.organizations, options.observe.storeCall) : backend.organizations;
+  const observed = options.observe ? observedStore(backend.organizations, options.observe) : backend.organizations;
   const readableStore = new ReadableOrganizationStore(observed);
   const organizations = new OrganizationService(readableStore, embedder);
   const collections = new CollectionService(backend.collections, readableStore);
   const services: Services = {
     // exclude_collection_ids: a search leaves out what the caller's collections hold.
-    search: new SearchService(readableStore, embedder, collections),
+    search: observedSearch(new SearchService(readableStore, embedder, collections), options.observe ?? {}),
     organizations,
     collections,
     exports: new CollectionExport(collections, readableStore),

@@ -9,6 +9,7 @@ import type { App } from "@orgsim/runtime";
 import { metricsText, recordRequest } from "../observability/metrics";
 import { logRequest } from "../observability/request-log";
 import { routeOf, surfaceOf } from "../observability/routes";
+import { inRequestSpan } from "../observability/tracing";
 import { type AccessPolicy, type AccessPolicyOptions, createAccessPolicy, isLoopbackHost } from "./access";
 import { type ContextFactory, contextFactory, errorBody, requestIdFrom, requestIdOf, sendContractError } from "./context";
 import { createDocsHandlers, send } from "./docs";
@@ -43,13 +44,15 @@ export function createHttpServer(app: App, options: HttpServerOptions): Server {
     req.headers["x-request-id"] = requestIdOf(req, res);
     observeRequest(req, res, path);
     if (options.logger) logRequest(options.logger, options.logQueries ?? false, req, res, path, url.search);
-    try {
-      await route(req, res, path);
-    } catch (error) {
-      console.error("request failed", error);
-      if (!res.headersSent) sendContractError(req, res, error);
-      else res.end();
-    }
+    await inRequestSpan(req, res, routeOf(req.method ?? "GET", path), async () => {
+      try {
+        await route(req, res, path);
+      } catch (error) {
+        console.error("request failed", error);
+        if (!res.headersSent) sendContractError(req, res, error);
+        else res.end();
+      }
+    });
   });
   answerRefusedConnections(server, options);
   server.on("listening", () => {

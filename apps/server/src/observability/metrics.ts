@@ -5,6 +5,7 @@
  * primary sums every worker's metrics (prom-client's AggregatorRegistry, over the cluster's IPC).
  */
 import cluster from "node:cluster";
+import type { Observers } from "@orgsim/runtime";
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, register } from "prom-client";
 
 export type Surface = "rest" | "trpc" | "mcp" | "other";
@@ -48,7 +49,7 @@ export function recordRequest(surface: Surface, route: string, status: number, s
 }
 
 /** The observers runtime's createApp takes: backend calls and embeddings into their histograms. */
-export const metricObservers = {
+export const metricObservers: Pick<Observers, "storeCall" | "embedding"> = {
   storeCall(operation: string, seconds: number, failed: boolean) {
     backendSeconds.observe({ operation, outcome: failed ? "error" : "ok" }, seconds);
   },
