@@ -274,11 +274,12 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
       (s.explain ?? [])
         .map((e) => {
           const plain = loadRow(s, e.backend, "organization", "none", "hybrid", low)?.latency_ms.p50;
-          return `${label} ${BACKEND_NAMES[e.backend]} p50 ${f1(e.latency_ms.p50)} ms against ${plain === undefined ? "–" : `${f1(plain)} ms without (+${f1(e.latency_ms.p50 - plain)} ms)`}`;
+          const change = plain === undefined ? "" : ` (${e.latency_ms.p50 >= plain ? "+" : "−"}${f1(Math.abs(e.latency_ms.p50 - plain))} ms)`;
+          return `${label} ${BACKEND_NAMES[e.backend]} p50 ${f1(e.latency_ms.p50)} ms against ${plain === undefined ? "–" : `${f1(plain)} ms without${change}`}`;
         })
         .join("; ");
     out.push(
-      `\`explain=true\` (similar to an organization, hybrid, no filter, c=${low}; the same organizations as the load runs, measured right after them): ${explained.map(describe).join("; ")}.`,
+      `\`explain=true\` (similar to an organization, hybrid, no filter, c=${low}; the same organizations as the load runs, measured after all of them, so the comparison carries the drift between runs minutes apart, which on Elasticsearch is larger than the cost): ${explained.map(describe).join("; ")}.`,
       "",
     );
   }

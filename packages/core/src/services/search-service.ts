@@ -1,4 +1,5 @@
-/** The three search modes over an OrganizationStore, with filters, paging, model checks and hybrid ranking. */
+/** The searches (similar to an organization, to seeds, to a description, to a customer base) over an OrganizationStore, with filters, paging, model checks, hybrid ranking and explanations. */
+import { explanationOf, type RankingPlaces } from "../domain/explanation";
 import { countriesInRegion, isRegionSlug } from "../domain/geo";
 import { distinctiveTerms, lexicalTerms, lexicalTextsOf } from "../domain/lexical";
 import { bestFusedScore, fusedRelevance, RRF_K } from "../domain/rank-fusion";
@@ -15,9 +16,8 @@ import type {
   SimilarToSeedsInput,
 } from "../schemas/search";
 import { MAX_RESULTS_DEPTH } from "../schemas/search";
-import { decodeCursor, encodeCursor, fingerprint } from "./cursor";
-import { explanationOf, type RankingPlaces } from "../domain/explanation";
 import type { Organization } from "../schemas/organization";
+import { decodeCursor, encodeCursor, fingerprint } from "./cursor";
 import { assertSameModel } from "./model-check";
 import { seedQuery } from "./seed-query";
 
