@@ -88,6 +88,20 @@ describe("two worker processes on one port", () => {
     }
   });
 
+  it("answers /metrics, asked of either worker, with the sum of both workers' counts", async () => {
+    const route = 'orgsim_http_requests_total{surface="rest",route="GET /v1/categories",status="200"}';
+    const counted = async () => {
+      const scrape = await fetch(`${server.baseUrl}/metrics`, { headers: { connection: "close" } });
+      const line = (await scrape.text()).split("\n").find((l) => l.startsWith(`${route} `));
+      return line === undefined ? 0 : Number(line.slice(route.length + 1));
+    };
+    const before = await counted();
+    // Ten connections of their own: five reach each worker.
+    for (const answer of await everywhere(server, 10, "GET", "/categories")) expect(answer.status).toBe(200);
+    // Each scrape goes to the next worker in turn: both answer the total.
+    expect([await counted(), await counted()]).toEqual([before + 10, before + 10]);
+  });
+
   it("follows a page cursor made by one worker on another", async () => {
     const first = await fresh(server, "GET", "/search/organizations/similar?description=software&limit=5");
     const cursor = encodeURIComponent(first.body.meta.next_cursor);

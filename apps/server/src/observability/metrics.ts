@@ -14,6 +14,8 @@ export type Surface = "rest" | "trpc" | "mcp" | "other";
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 collectDefaultMetrics({ register });
+// prom-client answers the primary's requests for a worker's metrics once an AggregatorRegistry exists in the worker.
+if (cluster.isWorker) new AggregatorRegistry();
 
 const requests = new Counter({
   name: "orgsim_http_requests_total",
