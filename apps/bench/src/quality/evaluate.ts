@@ -6,6 +6,8 @@
 import {
   type Embedder,
   type EmbeddingPurpose,
+  FUSION_DEPTH,
+  fusedRelevance,
   type OrganizationStore,
   type Ranking,
   type SearchService,
@@ -89,14 +91,34 @@ export async function productRanking(search: SearchService, task: Task["id"], q:
  * The word ranking alone (the BM25 baseline): the store's own word search over the texts the task
  * compares (the profile text, or the customer text), the querying organization excluded unless it
  * is the known item. For similar-to-X the query is that organization's profile text, as in hybrid search.
+ * `over: "profile"` searches whole profiles (name, description, categories) whatever the task: the
+ * customer task's baseline over whole descriptions.
  */
-export function lexicalRanking(store: OrganizationStore, task: Task["id"], q: Query, limit = K): Promise<number[]> {
+export function lexicalRanking(store: OrganizationStore, task: Task["id"], q: Query, limit = K, over: "task" | "profile" = "task"): Promise<number[]> {
   return store.searchText({
     text: q.text,
-    kind: task === "customer" ? "customer" : "profile",
+    kind: task === "customer" && over === "task" ? "customer" : "profile",
     filter: task === "known-item" ? {} : { excludeIds: [q.orgId] },
     size: limit,
   });
+}
+
+/**
+ * Customer-base search as the product ranked it before issue 12 item 7 (bench only, for the
+ * before/after comparison): the reciprocal rank fusion of the customer-vector ranking and BM25 over
+ * the customer texts, each FUSION_DEPTH deep, the querying organization excluded. Its first
+ * FUSION_DEPTH places are what SearchService.similarCustomers returned then (hybrid ranking).
+ */
+export async function customerSearchBefore(store: OrganizationStore, embedder: Embedder, q: Query, limit = K): Promise<number[]> {
+  const [vector] = await embedder.embed([q.text], "query");
+  const filter = { excludeIds: [q.orgId] };
+  const [vectorHits, wordIds] = await Promise.all([
+    store.rank({ vector: vector!, kind: "customer", filter, offset: 0, size: FUSION_DEPTH }),
+    store.searchText({ text: q.text, kind: "customer", filter, size: FUSION_DEPTH }),
+  ]);
+  return fusedRelevance([vectorHits.map((h) => h.id), wordIds])
+    .slice(0, limit)
+    .map((f) => f.id);
 }
 
 /**

@@ -17,7 +17,11 @@ export interface MetricSummary {
 export interface MethodResult {
   dataset: string;
   task: TaskId;
-  method: "vector" | "bm25" | "hybrid";
+  /**
+   * `bm25-profile`: the customer task's BM25 over whole descriptions (profile texts); `hybrid-before`:
+   * customer-base search as ranked before issue 12 item 7 (evaluate.ts customerSearchBefore).
+   */
+  method: "vector" | "bm25" | "bm25-profile" | "hybrid" | "hybrid-before";
   /** Several-seeds task only: which search of the seeds (seeds.ts), ranked by `method`. */
   variant?: SeedsVariant;
   model: string | null;
@@ -81,6 +85,8 @@ export interface QualityReport {
   comparisons?: Comparison[];
   /** Several-seeds task: paired differences between its searches (same ranking, same queries). */
   seedComparisons?: Comparison[];
+  /** Customer-base task: the product's hybrid ranking against the ranking before issue 12.7 and the word baselines (same queries). */
+  customerComparisons?: Comparison[];
   /** Invocations with `--tasks` merged into this report, latest last (the rest of the report is the full run's). */
   partialRuns?: PartialRun[];
   agreement: {
@@ -108,9 +114,13 @@ export const methodLabel = (r: Pick<MethodResult, "method" | "model" | "variant"
     ? `${r.variant}, ${r.method} ranking (${r.model})`
     : r.method === "bm25"
       ? "BM25"
-      : r.method === "vector"
-        ? `${r.model} vector`
-        : `hybrid: RRF(BM25, ${r.model})`;
+      : r.method === "bm25-profile"
+        ? "BM25 over whole descriptions"
+        : r.method === "vector"
+          ? `${r.model} vector`
+          : r.method === "hybrid-before"
+            ? `hybrid before issue 12.7: RRF(BM25 over customer texts, ${r.model} customer vector)`
+            : `hybrid: RRF(BM25, ${r.model})`;
 export const isSeedsTask = (task: TaskId) => task.startsWith("seeds-");
 
 export function summarize(input: {
@@ -223,7 +233,7 @@ const signed = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
 
 /** The method rows of one table: BM25, then per model its vector search and its fusion. */
 function methodRows(results: MethodResult[], backend: "embedded" | "elasticsearch", withLexical: boolean): MethodResult[][] {
-  const order = (r: MethodResult) => (r.method === "bm25" ? 0 : r.method === "vector" ? 1 : 2);
+  const order = (r: MethodResult) => ["bm25", "bm25-profile", "vector", "hybrid-before", "hybrid"].indexOf(r.method);
   const keys = new Map<string, MethodResult[]>();
   for (const r of results) {
     if (!(r.backend === backend || (withLexical && r.backend === "lexical"))) continue;
@@ -278,10 +288,7 @@ export function markdownSection(report: QualityReport, svgPaths: string[], docDi
     "",
     table(report.results, "known-item", "embedded", true, defaultModel),
     "",
-    "### Customer-base search (each organization's customer text, itself excluded; P@10 by label)",
-    "",
-    table(report.results, "customer", "embedded", true, defaultModel),
-    "",
+    ...customerSection(report, defaultModel),
     ...seedsSection(report),
     ...comparisonTable(report, defaultModel),
     ...elasticsearchTable(report),
@@ -327,6 +334,32 @@ function datasetTable(report: QualityReport): string[] {
     );
   }
   out.push("", "\\* a seeded random sample of the queries (see the scope of each run in the JSON); unmarked: every query.", "");
+  return out;
+}
+
+const CUSTOMER_HEADING = "### Customer-base search";
+
+/** The customer task's table, and the product's hybrid ranking against the ranking before issue 12.7 and BM25 over whole descriptions. */
+function customerSection(report: QualityReport, defaultModel: string): string[] {
+  const out = [
+    `${CUSTOMER_HEADING} (each organization's customer text, itself excluded; P@10 by label)`,
+    "",
+    table(report.results, "customer", "embedded", true, defaultModel),
+    "",
+  ];
+  const comparisons = report.customerComparisons ?? [];
+  if (comparisons.length === 0) return out;
+  out.push(
+    "Issue 12 item 7 changed the hybrid ranking of customer-base search: an organization whose customer text was extracted from its description is judged by the mean of its customer-vector and profile-vector cosines, one without customer text by its profile vector, one with a stated `customer_description` by its customer vector alone; words are matched against whole descriptions. Paired differences on the same queries (95% interval):",
+    "",
+    "| corpus | metric | baseline | baseline P@10 | hybrid P@10 | difference | relative | queries |",
+    "|---|---|---|---:|---:|---:|---:|---:|",
+    ...comparisons.map(
+      (c) =>
+        `| ${c.dataset} | ${metricName(c.metric)} | ${c.baseline} | ${c.baselineMean.toFixed(3)} | ${c.candidateMean.toFixed(3)}${c.candidate === methodLabel({ method: "hybrid", model: defaultModel }) ? "" : ` (${c.candidate})`} | ${signed(c.difference)} ± ${c.ci95.toFixed(3)} | ${pct(c.relative)} | ${c.queries.toLocaleString("en-US")} |`,
+    ),
+    "",
+  );
   return out;
 }
 
@@ -623,7 +656,8 @@ export async function mergeOutputs(partial: QualityReport, tasks: string[], outP
   if (!existsSync(outPath)) return writeOutputs(partial, outPath, root);
   const previous = JSON.parse(readFileSync(outPath, "utf8")) as QualityReport;
   // A run of the same corpus, task, backend, method, model (and seeds variant) replaces the earlier one; the rest stays.
-  const rerun = new Set(partial.results.map(runKey));
+  // Every earlier result of a corpus and task this run ran is replaced, as the header of run.ts says (other models' and backends' too: they ranked by the code of then).
+  const rerunTask = new Set(partial.results.map((r) => `${r.dataset}|${r.task}`));
   const newComparisons = compare(partial.results, String(partial.settings.defaultModel));
   const sameComparison = (a: Comparison, b: Comparison) =>
     a.dataset === b.dataset && a.task === b.task && a.metric === b.metric && a.baseline === b.baseline && a.candidate === b.candidate;
@@ -637,13 +671,23 @@ export async function mergeOutputs(partial: QualityReport, tasks: string[], outP
         { ...previous.datasets[id], ...d, tasks: { ...(previous.datasets[id]?.tasks ?? {}), ...((d.tasks as object) ?? {}) } },
       ]),
     ),
-    results: [...previous.results.filter((r) => !rerun.has(runKey(r))), ...partial.results],
-    comparisons: [...(previous.comparisons ?? []).filter((c) => !newComparisons.some((n) => sameComparison(c, n))), ...newComparisons],
+    results: [...previous.results.filter((r) => !rerunTask.has(`${r.dataset}|${r.task}`)), ...partial.results],
+    comparisons: [
+      ...(previous.comparisons ?? []).filter((c) => !rerunTask.has(`${c.dataset}|${c.task}`) && !newComparisons.some((n) => sameComparison(c, n))),
+      ...newComparisons,
+    ],
     seedComparisons: [
       ...(previous.seedComparisons ?? []).filter((c) => !(partial.seedComparisons ?? []).some((n) => sameComparison(c, n))),
       ...(partial.seedComparisons ?? []),
     ],
-    agreement: [...previous.agreement.filter((a) => !partial.agreement.some((n) => sameAgreement(a, n))), ...partial.agreement],
+    customerComparisons: [
+      ...(previous.customerComparisons ?? []).filter((c) => !rerunTask.has(`${c.dataset}|${c.task}`)),
+      ...(partial.customerComparisons ?? []),
+    ],
+    agreement: [
+      ...previous.agreement.filter((a) => !rerunTask.has(`${a.dataset}|${a.task}`) && !partial.agreement.some((n) => sameAgreement(a, n))),
+      ...partial.agreement,
+    ],
     partialRuns: [
       // A later run of the same tasks supersedes an earlier one.
       ...(previous.partialRuns ?? []).filter((p) => p.tasks.join(",") !== tasks.join(",")),
@@ -663,22 +707,29 @@ export async function mergeOutputs(partial: QualityReport, tasks: string[], outP
   const docPath = join(root, "docs", "benchmarks.md");
   if (!existsSync(docPath) || !readFileSync(docPath, "utf8").includes(START)) return;
   const text = readFileSync(docPath, "utf8");
-  writeFileSync(docPath, spliceSubsection(text, seedsSection(merged).join("\n")));
+  let doc = spliceSubsection(text, seedsSection(merged).join("\n"));
+  if (tasks.includes("customer")) doc = spliceSubsection(doc, customerSection(merged, String(merged.settings.defaultModel)).join("\n"), CUSTOMER_HEADING);
+  writeFileSync(docPath, doc);
 }
 
-/** The generated section with its several-seeds subsection replaced (or put before the comparisons). */
-export function spliceSubsection(doc: string, subsection: string): string {
+/**
+ * The generated section with the subsection under `heading` replaced in place, or, when there is
+ * none (the several-seeds one before its first run), put before the comparisons.
+ */
+export function spliceSubsection(doc: string, subsection: string, heading = SEEDS_HEADING): string {
   const start = doc.indexOf(START);
   const end = doc.indexOf(END, start);
   let block = doc.slice(start, end);
-  const at = block.indexOf(`\n${SEEDS_HEADING}`);
+  let insertAt: number | undefined;
+  const at = block.indexOf(`\n${heading}`);
   if (at >= 0) {
     const next = block.indexOf("\n### ", at + 1);
     block = block.slice(0, at + 1) + block.slice(next < 0 ? block.length : next + 1);
+    insertAt = at + 1;
   }
   if (subsection) {
     const before = ["\n### Against the ", "\n### Elasticsearch", "\n### What ran"].map((h) => block.indexOf(h)).find((i) => i >= 0);
-    const insertAt = before === undefined ? block.length : before + 1;
+    insertAt ??= before === undefined ? block.length : before + 1;
     block = `${block.slice(0, insertAt)}${subsection.trimEnd()}\n\n${block.slice(insertAt)}`;
   }
   return doc.slice(0, start) + block + doc.slice(end);

@@ -51,7 +51,7 @@ import {
 import { createEmbedder, DEFAULT_MODEL_ID, findRepoRoot } from "@orgsim/embeddings";
 import { type DatasetId, type DatasetSpec, datasetSpecs, type LabelledRow, readLabelledRows, subsetSpec } from "./datasets";
 import { loadIntoElasticsearch, startEsNode } from "./es-node";
-import { fitQuery, judge, lexicalRanking, productRanking, type Query, QueryCachingEmbedder, type Task } from "./evaluate";
+import { customerSearchBefore, fitQuery, judge, lexicalRanking, productRanking, type Query, QueryCachingEmbedder, type Task } from "./evaluate";
 import { benchDataRoot, completeImport, dataDirOf, ensureImport, type ImportRecord } from "./imports";
 import { K, precisionAtK, sample } from "./metrics";
 import { BENCH_MODELS } from "./models";
@@ -447,7 +447,28 @@ async function runLexical(run: ModelRun): Promise<void> {
       }),
     );
     log(`  bm25 ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused" : `in ${result.seconds.toFixed(0)} s`}`);
+    if (task.id === "customer") await runWholeDescriptionWords(run, task, scope, queries);
   }
+}
+
+/** The customer task's word baseline over whole descriptions (profile texts) instead of the customer texts. */
+async function runWholeDescriptionWords(run: ModelRun, task: Task, scope: string, queries: readonly Query[]): Promise<void> {
+  const { datasetId } = run.corpus;
+  const result = await runOrReuse(`${datasetId}__words-profile__embedded__${task.id}`, run.stamp, queries, K, (q) =>
+    lexicalRanking(run.store, task.id, q, K, "profile"),
+  );
+  const common = { dataset: datasetId, task: task.id, model: null, backend: "lexical" as const, scope, queries, metrics: task.metrics };
+  run.report.results.push(
+    summarize({
+      ...common,
+      method: "bm25-profile",
+      values: judged(run, task, queries, result.rankings),
+      seconds: result.seconds,
+      msPerQuery: result.msPerQuery,
+      reused: result.reused,
+    }),
+  );
+  log(`  bm25 over whole descriptions ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused" : `in ${result.seconds.toFixed(0)} s`}`);
 }
 
 /** Both rankings through the product's SearchService on the embedded store; returns the rankings by `task|ranking`. */
@@ -460,7 +481,7 @@ async function runEmbedded(run: ModelRun): Promise<Map<string, Map<number, numbe
     const common = { dataset: datasetId, task: task.id, model: run.modelId, scope, queries, metrics: task.metrics };
     for (const ranking of ["vector", "hybrid"] as const) {
       // Vector rankings keep their old cache name (stored 100 deep), so earlier runs are reused.
-      const name = `${datasetId}__${run.modelId}__embedded${ranking === "hybrid" ? "-hybrid" : ""}__${task.id}`;
+      const name = `${datasetId}__${run.modelId}__embedded${ranking === "hybrid" ? `-hybrid${ruleTag(task.id)}` : ""}__${task.id}`;
       const result = await runOrReuse(name, run.stamp, queries, K, (q) => productRanking(search, task.id, q, K, ranking));
       embeddedTop.set(`${task.id}|${ranking}`, result.rankings);
       const values = judged(run, task, queries, result.rankings);
@@ -472,7 +493,58 @@ async function runEmbedded(run: ModelRun): Promise<Map<string, Map<number, numbe
       );
     }
   }
+  if (tasks.some((t) => t.id === "customer")) await runCustomerBefore(run, tasks.find((t) => t.id === "customer")!);
   return embeddedTop;
+}
+
+/**
+ * The hybrid ranking's rule changed for customer-base search (issue 12 item 7): its cached
+ * rankings carry the rule in their name, so rankings of the earlier rule are never reused for it.
+ */
+const ruleTag = (task: Task["id"]) => (task === "customer" ? "-customer-base-12.7" : "");
+
+/**
+ * Customer-base search as ranked before issue 12 item 7 (evaluate.ts customerSearchBefore), on the
+ * same queries, and the paired differences the customer section reports: the product's hybrid
+ * ranking against it and against BM25 over whole descriptions.
+ */
+async function runCustomerBefore(run: ModelRun, task: Task): Promise<void> {
+  const { datasetId } = run.corpus;
+  const { scope, queries } = scopeOf(run, task, "embedded");
+  const name = `${datasetId}__${run.modelId}__embedded-hybrid-before-12.7__${task.id}`;
+  const result = await runOrReuse(name, run.stamp, queries, K, (q) => customerSearchBefore(run.store, run.embedder, q));
+  const common = { dataset: datasetId, task: task.id, model: run.modelId, backend: "embedded" as const, scope, queries, metrics: task.metrics };
+  const before = summarize({
+    ...common,
+    method: "hybrid-before",
+    values: judged(run, task, queries, result.rankings),
+    seconds: result.seconds,
+    msPerQuery: result.msPerQuery,
+    reused: result.reused,
+  });
+  run.report.results.push(before);
+  log(
+    `  ${run.modelId} embedded hybrid before 12.7 ${task.id}: ${queries.length} queries (${scope}) ${result.reused ? "reused" : `in ${result.seconds.toFixed(0)} s`}`,
+  );
+  const find = (method: string) =>
+    run.report.results.find(
+      (r) =>
+        r.dataset === datasetId && r.task === task.id && r.backend !== "elasticsearch" && r.method === method && (r.model === run.modelId || r.model === null),
+    );
+  const [words, wholeWords, vector, after] = ["bm25", "bm25-profile", "vector", "hybrid"].map(find);
+  run.report.customerComparisons ??= [];
+  for (const [base, cand] of [
+    [before, after],
+    [wholeWords, after],
+    [wholeWords, before],
+    [words, after],
+    [vector, after],
+  ] as const) {
+    for (const metric of task.metrics) {
+      const d = base && cand ? pairedDifference(base, cand, metric) : null;
+      if (d) run.report.customerComparisons.push(d);
+    }
+  }
 }
 
 /**
@@ -631,7 +703,7 @@ async function runElasticsearch(run: ModelRun, es: EsNode, embeddedTop: Map<stri
     for (const task of tasks) {
       for (const ranking of ["vector", "hybrid"] as const) {
         const { scope, queries } = scopeOf(run, task, "elasticsearch");
-        const name = `${datasetId}__${modelId}__elasticsearch${ranking === "hybrid" ? "-hybrid" : ""}__${task.id}`;
+        const name = `${datasetId}__${modelId}__elasticsearch${ranking === "hybrid" ? `-hybrid${ruleTag(task.id)}` : ""}__${task.id}`;
         const result = await runOrReuse(name, run.stamp, queries, K, async (q) => productRanking(await esSearchOf(), task.id, q, K, ranking));
         const { rankings, seconds } = result;
         const values = judged(run, task, queries, rankings);

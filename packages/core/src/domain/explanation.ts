@@ -33,16 +33,14 @@ export function explanationOf(
   return { summary: summaryOf(shared, matched, cosine), vector: places.vector, words: places.words, matched_words: matched, shared };
 }
 
-/** The query terms in the text the search compares (the profile's name, description and categories, or the customer text), by field. */
+/** The query terms in the texts the search compares (the profile's name, description and categories; for customer-base search also the customer text), by field. */
 function matchedWords(o: Organization, queryTerms: readonly string[], kind: VectorKind): Explanation["matched_words"] {
-  const fields: [WordField, string][] =
-    kind === "customer"
-      ? [["customer_text", customerTextOf(o) ?? ""]]
-      : [
-          ["name", o.name],
-          ["description", o.description ?? ""],
-          ["categories", o.categories.map(categoryName).join(" ")],
-        ];
+  const fields: [WordField, string][] = [
+    ["name", o.name],
+    ["description", o.description ?? ""],
+    ["categories", o.categories.map(categoryName).join(" ")],
+    ...(kind === "customer" ? [["customer_text", customerTextOf(o) ?? ""] as [WordField, string]] : []),
+  ];
   const termsOf = fields.map(([field, text]) => [field, new Set(lexicalTerms(text))] as const);
   const out: Explanation["matched_words"] = [];
   for (const word of new Set(queryTerms)) {

@@ -18,6 +18,7 @@ import type {
 import { MAX_RESULTS_DEPTH } from "../schemas/search";
 import type { Organization } from "../schemas/organization";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor";
+import { customerBaseRanking, customerCosines } from "./customer-base-ranking";
 import { assertSameModel } from "./model-check";
 import { seedQuery } from "./seed-query";
 
@@ -253,7 +254,7 @@ export class SearchService {
       const placed = await this.hybridIds(query, offset, size);
       const ids = placed.map((p) => p.id);
       // Exact scores and documents for the page only.
-      const [scores, documents] = await Promise.all([this.store.similarities(query.vector, query.kind, ids), this.store.getMany(ids)]);
+      const [scores, documents] = await Promise.all([this.cosines(query, ids), this.store.getMany(ids)]);
       // A document gone since the ranking (deleted meanwhile, or unreadable and from now on left out of
       // rankings) would shorten the page and end paging early: rank again.
       if (documents.length < ids.length && attempt < 3) continue;
@@ -266,46 +267,74 @@ export class SearchService {
     }
   }
 
+  /** The cosines a page reports (customer-base search: customer-base-ranking.ts). */
+  private cosines(query: RankingQuery, ids: number[]): Promise<Map<number, number>> {
+    return query.kind === "customer" ? customerCosines(this.store, query.vector, ids) : this.store.similarities(query.vector, query.kind, ids);
+  }
+
   /**
    * The ids at offset..offset+size of the hybrid ranking with their relevance: the reciprocal rank
    * fusion of the vector ranking and the word ranking, each FUSION_DEPTH deep and filtered alike
    * (min_similarity too: a word match below the floor is dropped), then the vector ranking past
    * them, each scored as its vector place alone would be in the fusion (never above the fused
-   * places: see continuationRelevance).
+   * places: see continuationRelevance). Customer-base search fuses its own vector ranking
+   * (customerBaseRanking) with words over whole profiles, and continues past the fused places
+   * with the customer-vector ranking (customerContinuation).
    */
   private async hybridIds(query: RankingQuery, offset: number, size: number): Promise<PlacedId[]> {
-    const [vectorHits, wordIds] = await Promise.all([
-      this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH }),
-      this.store.searchText({ text: query.text, kind: query.kind, filter: query.filter, size: FUSION_DEPTH }),
+    const customers = query.kind === "customer";
+    const [vectorIds, wordIds] = await Promise.all([
+      customers
+        ? customerBaseRanking(this.store, query, FUSION_DEPTH)
+        : this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH }).then((hits) => hits.map((h) => h.id)),
+      // Customer-base search matches the query's words against whole profiles: the extracted customer sentences are too few words.
+      this.store.searchText({ text: query.text, kind: customers ? "profile" : query.kind, filter: query.filter, size: FUSION_DEPTH }),
     ]);
-    const ranked = new Set(vectorHits.map((h) => h.id));
-    let words = wordIds;
-    const floor = query.minScore;
-    if (floor !== undefined) {
-      // A word match below the floor is no candidate: its cosine decides.
-      const wordsOnly = await this.store.similarities(
-        query.vector,
-        query.kind,
-        wordIds.filter((id) => !ranked.has(id)),
-      );
-      words = wordIds.filter((id) => ranked.has(id) || (wordsOnly.get(id) ?? Number.NEGATIVE_INFINITY) >= floor);
-    }
-    const vectorIds = vectorHits.map((h) => h.id);
+    const words = await this.wordsAboveFloor(query, wordIds, new Set(vectorIds));
     const fused = withPlaces(fusedRelevance([vectorIds, words]).slice(0, FUSION_DEPTH), vectorIds, words);
 
-    const page = fused.slice(offset, offset + size);
-    if (offset + size > fused.length && vectorHits.length === FUSION_DEPTH) {
-      // Past the fused places: the vector ranking continues, less what the fusion already placed.
-      const placed = new Set(fused.map((f) => f.id));
-      const deeper = await this.store.rank({ ...query, offset: 0, size: offset + size + fused.length });
-      const continued = deeper.flatMap((hit, i) => {
-        if (placed.has(hit.id)) return [];
-        const relevance = continuationRelevance(i + 1);
-        return [{ id: hit.id, relevance, places: { vector: { rank: i + 1, share: round(relevance) }, words: null } }];
-      });
+    if (offset + size <= fused.length) return fused.slice(offset, offset + size);
+    const placed = new Set(fused.map((f) => f.id));
+    if (customers) {
+      const continued = fused.length === FUSION_DEPTH ? await this.customerContinuation(query, placed, offset + size) : [];
       return [...fused, ...continued].slice(offset, offset + size);
     }
-    return page;
+    if (vectorIds.length < FUSION_DEPTH) return fused.slice(offset, offset + size);
+    // Past the fused places: the vector ranking continues, less what the fusion already placed.
+    const deeper = await this.store.rank({ ...query, offset: 0, size: offset + size + fused.length });
+    const continued = deeper.flatMap((hit, i) => {
+      if (placed.has(hit.id)) return [];
+      const relevance = continuationRelevance(i + 1);
+      return [{ id: hit.id, relevance, places: { vector: { rank: i + 1, share: round(relevance) }, words: null } }];
+    });
+    return [...fused, ...continued].slice(offset, offset + size);
+  }
+
+  /** The word matches that may be results: with a floor, those outside the vector ranking need a cosine at or above it. */
+  private async wordsAboveFloor(query: RankingQuery, wordIds: number[], ranked: Set<number>): Promise<number[]> {
+    const floor = query.minScore;
+    if (floor === undefined) return wordIds;
+    const wordsOnly = await this.cosines(
+      query,
+      wordIds.filter((id) => !ranked.has(id)),
+    );
+    return wordIds.filter((id) => ranked.has(id) || (wordsOnly.get(id) ?? Number.NEGATIVE_INFINITY) >= floor);
+  }
+
+  /**
+   * Customer-base search past its fused places: the customer-vector ranking, less what the fusion
+   * placed, the j-th of them at place FUSION_DEPTH + j with that place's share of the fusion, below
+   * every fused place (each scores at least 1 / (k + FUSION_DEPTH)), and falling: scores keep
+   * descending across the seam and every page comes from one fixed ranking.
+   */
+  private async customerContinuation(query: RankingQuery, placed: Set<number>, upTo: number): Promise<PlacedId[]> {
+    const deeper = await this.store.rank({ ...query, offset: 0, size: upTo + placed.size });
+    return deeper
+      .filter((hit) => !placed.has(hit.id))
+      .map((hit, j) => {
+        const relevance = continuationRelevance(FUSION_DEPTH + j + 1);
+        return { id: hit.id, relevance, places: { vector: { rank: FUSION_DEPTH + j + 1, share: round(relevance) }, words: null } };
+      });
   }
 }
 

@@ -15,6 +15,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dot, expected, expectedText, location } from "../expected";
 import { organization, place, randomRecords, rng, unitVector } from "../synthetic";
+import { describeCustomerSearchContract } from "./customer-search";
 import { describeLookupContract } from "./organization-lookup";
 
 export const CONTRACT_DIM = 16;
@@ -38,6 +39,7 @@ export interface OrganizationStoreContractOptions {
 export function describeOrganizationStoreContract(name: string, options: OrganizationStoreContractOptions): void {
   describe(`${name}: OrganizationStore contract`, () => {
     describeLookupContract(options, MODEL);
+    describeCustomerSearchContract(options);
     describe("writes, reads and the vector model", () => {
       let opened: OpenedOrganizationStore | undefined;
       const fresh = async () => {
