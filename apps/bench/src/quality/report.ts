@@ -339,7 +339,7 @@ function datasetTable(report: QualityReport): string[] {
 
 const CUSTOMER_HEADING = "### Customer-base search";
 
-/** The customer task's table, and the product's hybrid ranking against the ranking before issue 12.7 and BM25 over whole descriptions. */
+/** The customer task's table, and before/after issue 12.7 beside BM25 over whole descriptions, paired on the same queries. */
 function customerSection(report: QualityReport, defaultModel: string): string[] {
   const out = [
     `${CUSTOMER_HEADING} (each organization's customer text, itself excluded; P@10 by label)`,
@@ -348,18 +348,29 @@ function customerSection(report: QualityReport, defaultModel: string): string[] 
     "",
   ];
   const comparisons = report.customerComparisons ?? [];
-  if (comparisons.length === 0) return out;
+  const [before, after, whole] = [
+    methodLabel({ method: "hybrid-before", model: defaultModel }),
+    methodLabel({ method: "hybrid", model: defaultModel }),
+    methodLabel({ method: "bm25-profile", model: null }),
+  ];
+  const pair = (c: Comparison, baseline: string, candidate: string) =>
+    comparisons.find((d) => d.dataset === c.dataset && d.metric === c.metric && d.baseline === baseline && d.candidate === candidate);
+  const rows = comparisons.filter((c) => c.baseline === before && c.candidate === after);
+  if (rows.length === 0) return out;
   out.push(
-    "Issue 12 item 7 changed the hybrid ranking of customer-base search: an organization whose customer text was extracted from its description is judged by the mean of its customer-vector and profile-vector cosines, one without customer text by its profile vector, one with a stated `customer_description` by its customer vector alone; words are matched against whole descriptions. Paired differences on the same queries (95% interval):",
+    "**Before and after issue 12 item 7** (default model, embedded backend, the same queries). The hybrid ranking of customer-base search now judges an organization whose customer text was extracted from its description by the mean of its customer-vector and profile-vector cosines, one without customer text by its profile vector (before: never a result), one with a stated `customer_description` by its customer vector alone, and matches the words against whole descriptions; before, it fused the customer-vector ranking with BM25 over the customer texts. Differences are paired, with their 95% intervals:",
     "",
-    "| corpus | metric | baseline | baseline P@10 | hybrid P@10 | difference | relative | queries |",
-    "|---|---|---|---:|---:|---:|---:|---:|",
-    ...comparisons.map(
-      (c) =>
-        `| ${c.dataset} | ${metricName(c.metric)} | ${c.baseline} | ${c.baselineMean.toFixed(3)} | ${c.candidateMean.toFixed(3)}${c.candidate === methodLabel({ method: "hybrid", model: defaultModel }) ? "" : ` (${c.candidate})`} | ${signed(c.difference)} ± ${c.ci95.toFixed(3)} | ${pct(c.relative)} | ${c.queries.toLocaleString("en-US")} |`,
-    ),
-    "",
+    "| corpus | metric | BM25 over whole descriptions | before | after | after − before | after − BM25 over whole descriptions | before − BM25 over whole descriptions | queries |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
   );
+  for (const c of rows) {
+    const [afterVsWhole, beforeVsWhole] = [pair(c, whole, after), pair(c, whole, before)];
+    const d = (x: Comparison | undefined) => (x ? `${signed(x.difference)} ± ${x.ci95.toFixed(3)}` : "–");
+    out.push(
+      `| ${c.dataset} | ${metricName(c.metric)} | ${afterVsWhole ? afterVsWhole.baselineMean.toFixed(3) : "–"} | ${c.baselineMean.toFixed(3)} | ${c.candidateMean.toFixed(3)} | ${d(c)} | ${d(afterVsWhole)} | ${d(beforeVsWhole)} | ${c.queries.toLocaleString("en-US")} |`,
+    );
+  }
+  out.push("");
   return out;
 }
 
@@ -648,9 +659,10 @@ export async function writePlots(report: QualityReport, dir: string): Promise<st
 /**
  * `--tasks` ran only some tasks: their results replace those of the same corpus and task in the
  * report already at `outPath` (every other result, comparison and timing kept as it was), the
- * invocation is listed in partialRuns, and in the docs only the several-seeds subsection is
- * rewritten (the other tables need per-query values the earlier run did not keep; a full run
- * regenerates them).
+ * invocation is listed in partialRuns, and in the docs the several-seeds and customer-base
+ * subsections, the headline, and the rows of the tasks run now in the comparison, Elasticsearch
+ * and run tables are rewritten (the rest needs per-query values the earlier run did not keep; a
+ * full run regenerates them).
  */
 export async function mergeOutputs(partial: QualityReport, tasks: string[], outPath: string, root: string): Promise<void> {
   if (!existsSync(outPath)) return writeOutputs(partial, outPath, root);
@@ -707,8 +719,14 @@ export async function mergeOutputs(partial: QualityReport, tasks: string[], outP
   const docPath = join(root, "docs", "benchmarks.md");
   if (!existsSync(docPath) || !readFileSync(docPath, "utf8").includes(START)) return;
   const text = readFileSync(docPath, "utf8");
+  const defaultModel = String(merged.settings.defaultModel);
   let doc = spliceSubsection(text, seedsSection(merged).join("\n"));
-  if (tasks.includes("customer")) doc = spliceSubsection(doc, customerSection(merged, String(merged.settings.defaultModel)).join("\n"), CUSTOMER_HEADING);
+  if (tasks.includes("customer")) doc = spliceSubsection(doc, customerSection(merged, defaultModel).join("\n"), CUSTOMER_HEADING);
+  // The headline and the tables with rows per corpus and task: the rows of the tasks run now are replaced, the others kept as written.
+  const [headlineLine] = headline(merged, defaultModel);
+  if (headlineLine) doc = doc.replace(/^\*\*The default ranking is hybrid\*\*.*$/m, () => headlineLine);
+  const runNow = { ...partial, comparisons: newComparisons };
+  for (const table of [comparisonTable(runNow, defaultModel), elasticsearchTable(runNow), runTables(runNow)]) doc = spliceRows(doc, table, rerunTask);
   writeFileSync(docPath, doc);
 }
 
@@ -733,6 +751,34 @@ export function spliceSubsection(doc: string, subsection: string, heading = SEED
     block = `${block.slice(0, insertAt)}${subsection.trimEnd()}\n\n${block.slice(insertAt)}`;
   }
   return doc.slice(0, start) + block + doc.slice(end);
+}
+
+const cellsOf = (line: string) =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, "")
+    .split("|")
+    .map((c) => c.trim());
+
+/**
+ * In the generated section's table whose header is the generated `table`'s, the rows of the corpora
+ * and tasks in `rerun` (first two cells) are replaced by the generated rows, where the first of them stood.
+ */
+export function spliceRows(doc: string, table: string[], rerun: Set<string>): string {
+  const header = table.find((l) => l.startsWith("| corpus |"));
+  if (!header) return doc;
+  const rows = table.slice(table.indexOf(header) + 2).filter((l) => l.startsWith("| ") && rerun.has(cellsOf(l).slice(0, 2).join("|")));
+  const lines = doc.split("\n");
+  const at = lines.findIndex((l) => l.startsWith("|") && cellsOf(l).join("|") === cellsOf(header).join("|"));
+  if (at < 0) return doc;
+  let end = at + 2;
+  while (end < lines.length && lines[end]!.startsWith("|")) end++;
+  const body = lines.slice(at + 2, end);
+  const first = body.findIndex((l) => rerun.has(cellsOf(l).slice(0, 2).join("|")));
+  const kept = body.filter((l) => !rerun.has(cellsOf(l).slice(0, 2).join("|")));
+  const insertAt = first < 0 ? kept.length : first;
+  const newBody = [...kept.slice(0, insertAt), ...rows, ...kept.slice(insertAt)];
+  return [...lines.slice(0, at + 2), ...newBody, ...lines.slice(end)].join("\n");
 }
 
 export async function writeOutputs(report: QualityReport, outPath: string, root: string): Promise<void> {

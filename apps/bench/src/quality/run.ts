@@ -144,7 +144,7 @@ function machineInfo() {
 }
 
 /** The word ranking alone runs every query of a task up to this many (it is fast), else the sample. */
-const LEXICAL_FULL_UP_TO = 10_000;
+const LEXICAL_FULL_UP_TO = 20_000;
 
 /** `--max-queries n`: only the first n queries of each task (a quick smoke run; never for reported numbers). */
 const maxQueries = args["max-queries"] ? Number(args["max-queries"]) : Number.POSITIVE_INFINITY;
@@ -531,14 +531,12 @@ async function runCustomerBefore(run: ModelRun, task: Task): Promise<void> {
       (r) =>
         r.dataset === datasetId && r.task === task.id && r.backend !== "elasticsearch" && r.method === method && (r.model === run.modelId || r.model === null),
     );
-  const [words, wholeWords, vector, after] = ["bm25", "bm25-profile", "vector", "hybrid"].map(find);
+  const [wholeWords, after] = ["bm25-profile", "hybrid"].map(find);
   run.report.customerComparisons ??= [];
   for (const [base, cand] of [
     [before, after],
     [wholeWords, after],
     [wholeWords, before],
-    [words, after],
-    [vector, after],
   ] as const) {
     for (const metric of task.metrics) {
       const d = base && cand ? pairedDifference(base, cand, metric) : null;
