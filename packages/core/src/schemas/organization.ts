@@ -139,7 +139,7 @@ export const Explanation = z
       .meta({ description: 'A short reason, e.g. "shares: Fintech, DE, 11-50; words: payroll, invoices"', example: "shares: Fintech, DE; words: payroll" }),
     vector: RankingPlace.nullable().meta({
       description:
-        "Its place in the vector ranking (by cosine similarity); null when hybrid ranking took it from the word ranking alone (not among the vector ranking's first 100)",
+        "Its place in the vector ranking (by cosine similarity; in hybrid customer-base search, by its customer-base similarity, past place 100 by its customer vector); null when hybrid ranking took it from the word ranking alone (not among the vector ranking's first 100)",
     }),
     words: RankingPlace.nullable().meta({ description: "Its place in the word ranking (BM25); null when not among its first 100, or with ranking=vector" }),
     matched_words: z
@@ -167,7 +167,10 @@ export const Similarity = z
         "The relevance that orders the results (descending, ties by id): with ranking=vector the cosine similarity; " +
         "with ranking=hybrid the fused relevance scaled to 0..1 (1 = first in every fused ranking)",
     }),
-    cosine_similarity: z.number().meta({ description: "Cosine similarity of the query vector and the organization's vector (-1..1), in every ranking" }),
+    cosine_similarity: z.number().meta({
+      description:
+        "Cosine similarity of the query vector and the organization's vector (-1..1), in every ranking: its profile vector, or in customer-base search its customer vector (its profile vector when it has none)",
+    }),
     cosine_distance: z.number().meta({ description: "1 - cosine_similarity" }),
     rank: z.number().int().positive(),
     explanation: Explanation.optional().meta({ description: "Why it is there: only with explain=true" }),

@@ -314,6 +314,7 @@ export class SearchService {
   private async wordsAboveFloor(query: RankingQuery, wordIds: number[], ranked: Set<number>): Promise<number[]> {
     const floor = query.minScore;
     if (floor === undefined) return wordIds;
+    // A word match below the floor is no candidate: its cosine decides.
     const wordsOnly = await this.cosines(
       query,
       wordIds.filter((id) => !ranked.has(id)),
