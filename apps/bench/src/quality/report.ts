@@ -256,7 +256,8 @@ function table(results: MethodResult[], task: TaskId, backend: "embedded" | "ela
   ];
   for (const group of methodRows(relevant, backend, withLexical)) {
     const first = group[0]!;
-    let label = methodLabel(first);
+    // The customer task has two word baselines: say which texts this one matches.
+    let label = task === "customer" && first.method === "bm25" ? "BM25 over customer texts" : methodLabel(first);
     if (first.model === defaultModel && first.method === "hybrid") label = `**${label}** (default)`;
     const cells = columns.map((c) => {
       const r = group.find((g) => g.dataset === c.dataset);
