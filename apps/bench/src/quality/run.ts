@@ -29,7 +29,8 @@
  *
  * `--tasks` runs only those tasks (all by default) and merges their results into the report
  * already at --out, replacing that corpus's earlier results for the same tasks and keeping every
- * other result; in docs/benchmarks.md only the several-seeds subsection is rewritten then.
+ * other result; in docs/benchmarks.md the several-seeds and customer-base subsections, the headline,
+ * and that task's rows of the comparison, Elasticsearch and run tables are rewritten then.
  */
 import { execSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
