@@ -13,7 +13,7 @@ export { assertCollectionCapacity, MAX_ITEMS_PER_COLLECTION } from "./rules/coll
 export { assertModelAdmitted, assertQueryDimension, assertRecordVectors, type GivenVectors, givenVector } from "./rules/vector-model";
 export { dot } from "./domain/vector-math";
 export { seedVector, UNLIKE_WEIGHT } from "./domain/seed-vector";
-export { customerBaseSimilarity, EXTRACTED_CUSTOMER_WEIGHT, hasExplicitCustomerText, reportedCustomerCosine } from "./domain/customer-base";
+export { customerBaseSimilarity, EXTRACTED_CUSTOMER_WEIGHT, hasExplicitCustomerText } from "./domain/customer-base";
 export * from "./errors";
 export { API_VERSION, type Services } from "./surface";
 // Schemas: the one source of truth for every input and output

@@ -359,7 +359,7 @@ function customerSection(report: QualityReport, defaultModel: string): string[] 
   const rows = comparisons.filter((c) => c.baseline === before && c.candidate === after);
   if (rows.length === 0) return out;
   out.push(
-    "**Before and after issue 12 item 7** (default model, embedded backend, the same queries). The hybrid ranking of customer-base search now judges an organization whose customer text was extracted from its description by the mean of its customer-vector and profile-vector cosines, one without customer text by its profile vector (before: never a result), one with a stated `customer_description` by its customer vector alone, and matches the words against whole descriptions; before, it fused the customer-vector ranking with BM25 over the customer texts. Differences are paired, with their 95% intervals:",
+    "**Before and after issue 12 item 7** (default model, embedded backend, the same queries). The hybrid ranking of customer-base search now judges an organization whose customer text was extracted from its description by the mean of its customer-vector and profile-vector cosines and one with a stated `customer_description` by its customer vector alone, and matches the words against whole descriptions; an organization without customer text has no customer vector and is never a result, as before (neither a vector candidate nor a word match). Before, it fused the customer-vector ranking with BM25 over the customer texts. Differences are paired, with their 95% intervals:",
     "",
     "| corpus | metric | BM25 over whole descriptions | before | after | after − before | after − BM25 over whole descriptions | before − BM25 over whole descriptions | queries |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|",

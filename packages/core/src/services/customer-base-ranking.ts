@@ -1,10 +1,11 @@
 /**
  * The vector side of hybrid customer-base search (domain/customer-base.ts): candidates from the
  * customer-vector ranking and the profile-vector ranking, each as deep as the fusion, filtered
- * alike, ordered by their customer-base similarity. Built from the store port's rank() and
+ * alike; those without a customer vector or with a customer cosine below the floor dropped; the
+ * rest ordered by their customer-base similarity. Built from the store port's rank() and
  * similarities(), so both backends rank alike.
  */
-import { customerBaseSimilarity, hasExplicitCustomerText, reportedCustomerCosine } from "../domain/customer-base";
+import { customerBaseSimilarity, hasExplicitCustomerText } from "../domain/customer-base";
 import type { OrganizationFilter, OrganizationStore } from "../ports/organization-store";
 
 interface CustomerBaseQuery {
@@ -13,7 +14,7 @@ interface CustomerBaseQuery {
   minScore?: number;
 }
 
-/** The ids of the first `depth` candidates by customer-base similarity, best first, ties by id; none below the floor. */
+/** The ids of the first `depth` candidates by customer-base similarity, best first, ties by id. */
 export async function customerBaseRanking(store: OrganizationStore, query: CustomerBaseQuery, depth: number): Promise<number[]> {
   const [customerHits, profileHits] = await Promise.all(
     (["customer", "profile"] as const).map((kind) => store.rank({ ...query, kind, offset: 0, size: depth })),
@@ -28,22 +29,10 @@ export async function customerBaseRanking(store: OrganizationStore, query: Custo
   const floor = query.minScore ?? Number.NEGATIVE_INFINITY;
   return ids
     .flatMap((id) => {
-      const [c, p] = [customer.get(id), profile.get(id)];
-      const similarity = customerBaseSimilarity(explicit.has(id), c, p);
-      return similarity !== undefined && (reportedCustomerCosine(c, p) ?? floor) >= floor ? [{ id, similarity }] : [];
+      const c = customer.get(id);
+      return c !== undefined && c >= floor ? [{ id, similarity: customerBaseSimilarity(explicit.has(id), c, profile.get(id)) }] : [];
     })
     .sort((a, b) => b.similarity - a.similarity || a.id - b.id)
     .slice(0, depth)
     .map((x) => x.id);
-}
-
-/** The cosine each of `ids` reports in customer-base search: with its customer vector, else its profile vector. */
-export async function customerCosines(store: OrganizationStore, vector: Float32Array, ids: number[]): Promise<Map<number, number>> {
-  const [customer, profile] = await Promise.all([store.similarities(vector, "customer", ids), store.similarities(vector, "profile", ids)]);
-  return new Map(
-    ids.flatMap((id) => {
-      const cosine = reportedCustomerCosine(customer.get(id), profile.get(id));
-      return cosine === undefined ? [] : [[id, cosine] as const];
-    }),
-  );
 }

@@ -18,7 +18,7 @@ import type {
 import { MAX_RESULTS_DEPTH } from "../schemas/search";
 import type { Organization } from "../schemas/organization";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor";
-import { customerBaseRanking, customerCosines } from "./customer-base-ranking";
+import { customerBaseRanking } from "./customer-base-ranking";
 import { assertSameModel } from "./model-check";
 import { seedQuery } from "./seed-query";
 
@@ -254,7 +254,7 @@ export class SearchService {
       const placed = await this.hybridIds(query, offset, size);
       const ids = placed.map((p) => p.id);
       // Exact scores and documents for the page only.
-      const [scores, documents] = await Promise.all([this.cosines(query, ids), this.store.getMany(ids)]);
+      const [scores, documents] = await Promise.all([this.store.similarities(query.vector, query.kind, ids), this.store.getMany(ids)]);
       // A document gone since the ranking (deleted meanwhile, or unreadable and from now on left out of
       // rankings) would shorten the page and end paging early: rank again.
       if (documents.length < ids.length && attempt < 3) continue;
@@ -267,19 +267,15 @@ export class SearchService {
     }
   }
 
-  /** The cosines a page reports (customer-base search: customer-base-ranking.ts). */
-  private cosines(query: RankingQuery, ids: number[]): Promise<Map<number, number>> {
-    return query.kind === "customer" ? customerCosines(this.store, query.vector, ids) : this.store.similarities(query.vector, query.kind, ids);
-  }
-
   /**
    * The ids at offset..offset+size of the hybrid ranking with their relevance: the reciprocal rank
    * fusion of the vector ranking and the word ranking, each FUSION_DEPTH deep and filtered alike
    * (min_similarity too: a word match below the floor is dropped), then the vector ranking past
    * them, each scored as its vector place alone would be in the fusion (never above the fused
    * places: see continuationRelevance). Customer-base search fuses its own vector ranking
-   * (customerBaseRanking) with words over whole profiles, and continues past the fused places
-   * with the customer-vector ranking (customerContinuation).
+   * (customerBaseRanking) with words over whole profiles, keeping only word matches with a
+   * customer vector, and continues past the fused places with the customer-vector ranking
+   * (customerContinuation).
    */
   private async hybridIds(query: RankingQuery, offset: number, size: number): Promise<PlacedId[]> {
     const customers = query.kind === "customer";
@@ -310,16 +306,22 @@ export class SearchService {
     return [...fused, ...continued].slice(offset, offset + size);
   }
 
-  /** The word matches that may be results: with a floor, those outside the vector ranking need a cosine at or above it. */
+  /**
+   * The word matches that may be results: outside the vector ranking, one needs a vector of the
+   * query's kind (customer-base search: a customer vector) and, with a floor, a cosine at or above it.
+   */
   private async wordsAboveFloor(query: RankingQuery, wordIds: number[], ranked: Set<number>): Promise<number[]> {
-    const floor = query.minScore;
-    if (floor === undefined) return wordIds;
-    // A word match below the floor is no candidate: its cosine decides.
-    const wordsOnly = await this.cosines(
-      query,
+    if (query.minScore === undefined && query.kind !== "customer") return wordIds;
+    const floor = query.minScore ?? Number.NEGATIVE_INFINITY;
+    const wordsOnly = await this.store.similarities(
+      query.vector,
+      query.kind,
       wordIds.filter((id) => !ranked.has(id)),
     );
-    return wordIds.filter((id) => ranked.has(id) || (wordsOnly.get(id) ?? Number.NEGATIVE_INFINITY) >= floor);
+    return wordIds.filter((id) => {
+      const cosine = wordsOnly.get(id);
+      return ranked.has(id) || (cosine !== undefined && cosine >= floor);
+    });
   }
 
   /**
