@@ -279,25 +279,27 @@ describe("similar to a known organization", () => {
 describe("similar customer base", () => {
   const withCustomerText = () => sample.filter((o) => customerTextOf(o) !== null).map((o) => o.id);
 
-  it("ranking=vector returns only organizations that have customer text", async () => {
-    const ids = await allIds("/search/organizations/similar-customers", { organization_customer: "hospitals and clinics", ranking: "vector" });
+  it.each(["vector", "hybrid"])("ranking=%s returns only organizations that have customer text, each once", async (ranking) => {
+    const ids = await allIds("/search/organizations/similar-customers", { organization_customer: "hospitals and clinics", ranking });
     const expected = withCustomerText();
     expect(expected.length).toBeLessThan(sample.length);
+    expect(new Set(ids).size).toBe(ids.length);
     expect(ids.sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
   });
 
-  it("hybrid ranking also places organizations without customer text, judged by their profile, then pages on through the customer vectors", async () => {
+  it("hybrid ranking leaves out a word match without customer text", async () => {
+    const without = sample.find((o) => customerTextOf(o) === null && o.name.trim().length > 0)!;
+    const ids = await allIds("/search/organizations/similar-customers", { organization_customer: without.name });
+    expect(ids).not.toContain(without.id);
+  });
+
+  it("hybrid ranking pages through the fused places, then the customer vectors, scores descending", async () => {
     const params = { organization_customer: "hospitals and clinics", limit: 100 };
     const first = await api(server, "GET", `/search/organizations/similar-customers?${query(params)}`);
     const rest = await allIds("/search/organizations/similar-customers", { ...params, cursor: first.body.meta.next_cursor });
-    const firstIds = first.body.data.map((o: Organization) => o.id);
     const withText = new Set(withCustomerText());
-    expect(firstIds.filter((id: number) => !withText.has(id)).length).toBeGreaterThan(0);
-    // Past the fused places, the customer-vector ranking continues: every organization with customer text, each once.
-    const all = [...firstIds, ...rest];
-    expect(new Set(all).size).toBe(all.length);
-    expect(rest.every((id) => withText.has(id))).toBe(true);
-    expect([...withText].every((id) => all.includes(id))).toBe(true);
+    const all = [...first.body.data.map((o: Organization) => o.id), ...rest];
+    expect(all.every((id) => withText.has(id))).toBe(true);
     // Scores keep descending across the seam between the fused places and the continuation.
     const next = await api(server, "GET", `/search/organizations/similar-customers?${query({ ...params, cursor: first.body.meta.next_cursor, limit: 5 })}`);
     const scores = [...first.body.data, ...next.body.data].map((o: { similarity: { score: number } }) => o.similarity.score);

@@ -3,13 +3,15 @@
  * rankings considered for issue 12 item 7, built from the store port's primitives on the quality
  * bench's import (run bench:quality first), over the customer task's queries (each labelled
  * organization's customer text, itself excluded), P@10 by label with paired differences and 95%
- * intervals. The product's rule is "RRF(blend 0.5, BM25 whole)"; bench:quality measures it through
- * SearchService. Prints a table; writes nothing.
+ * intervals. The product's rule is "RRF(blend 0.5, BM25 whole)": only organizations with a customer
+ * vector (API.md); bench:quality measures it through SearchService. Prints a table; writes nothing.
  *
  * cv: customer-vector ranking; cw: BM25 over customer texts; pv: profile-vector ranking; pw: BM25
- * over whole descriptions (profile texts); blend w: the first 100 of cv and of pv, each organization
- * scored w × customer cosine + (1 − w) × profile cosine, or its profile cosine without a customer
- * vector (these corpora state no customers: every customer text is extracted). Each list 100 deep.
+ * over whole descriptions (profile texts); blend w: those of the first 100 of cv and of pv with a
+ * customer vector, each scored w × customer cosine + (1 − w) × profile cosine (these corpora state
+ * no customers: every customer text is extracted); "+ profile fallback": also those without a
+ * customer vector, scored by their profile cosine, and every word match (the rule before API.md was
+ * enforced). Each list 100 deep.
  */
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import { FUSION_DEPTH, fusedRelevance } from "@orgsim/core";
@@ -42,14 +44,23 @@ async function variantsOf(text: string, orgId: number): Promise<Record<string, n
   const [cvHits, pvHits, cw, pw] = await Promise.all([ranking("customer"), ranking("profile"), words("customer"), words("profile")]);
   const [cv, pv] = [cvHits.map((h) => h.id), pvHits.map((h) => h.id)];
   const candidates = [...new Set([...cv, ...pv])];
-  const [customer, profile] = await Promise.all([store.similarities(vector!, "customer", candidates), store.similarities(vector!, "profile", candidates)]);
-  const blend = (w: number) =>
+  const [customer, profile] = await Promise.all([
+    store.similarities(vector!, "customer", [...new Set([...candidates, ...pw])]),
+    store.similarities(vector!, "profile", candidates),
+  ]);
+  const blend = (w: number, profileFallback = false) =>
     candidates
-      .map((id) => ({ id, s: customer.has(id) ? w * customer.get(id)! + (1 - w) * profile.get(id)! : profile.get(id)! }))
+      .flatMap((id) => {
+        const c = customer.get(id);
+        if (c === undefined) return profileFallback ? [{ id, s: profile.get(id)! }] : [];
+        return [{ id, s: w * c + (1 - w) * profile.get(id)! }];
+      })
       .sort((a, b) => b.s - a.s || a.id - b.id)
       .slice(0, FUSION_DEPTH)
       .map((x) => x.id);
   const [b3, b5, b7] = [blend(0.3), blend(0.5), blend(0.7)];
+  // Word matches with a customer vector: only they may be results.
+  const pwc = pw.filter((id) => customer.has(id));
   return {
     "cv (vector, unchanged)": cv,
     "RRF(cv, cw) (hybrid before)": rrf(cv, cw),
@@ -61,10 +72,11 @@ async function variantsOf(text: string, orgId: number): Promise<Record<string, n
     "RRF(cv, pv, pw)": rrf(cv, pv, pw),
     "RRF(cv, cw, pv, pw)": rrf(cv, cw, pv, pw),
     "blend 0.5 alone": b5,
-    "RRF(blend 0.3, BM25 whole)": rrf(b3, pw),
-    [CHOSEN]: rrf(b5, pw),
-    "RRF(blend 0.7, BM25 whole)": rrf(b7, pw),
-    "RRF(blend 0.5, cw, pw)": rrf(b5, cw, pw),
+    "RRF(blend 0.3, BM25 whole)": rrf(b3, pwc),
+    [CHOSEN]: rrf(b5, pwc),
+    "RRF(blend 0.5, BM25 whole) + profile fallback": rrf(blend(0.5, true), pw),
+    "RRF(blend 0.7, BM25 whole)": rrf(b7, pwc),
+    "RRF(blend 0.5, cw, pw)": rrf(b5, cw, pwc),
   };
 }
 

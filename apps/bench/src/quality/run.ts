@@ -499,10 +499,11 @@ async function runEmbedded(run: ModelRun): Promise<Map<string, Map<number, numbe
 }
 
 /**
- * The hybrid ranking's rule changed for customer-base search (issue 12 item 7): its cached
- * rankings carry the rule in their name, so rankings of the earlier rule are never reused for it.
+ * The hybrid ranking's rule changed for customer-base search (issue 12 item 7; then only organizations
+ * with a customer vector, API.md): its cached rankings carry the rule in their name, so rankings
+ * of an earlier rule are never reused for it.
  */
-const ruleTag = (task: Task["id"]) => (task === "customer" ? "-customer-base-12.7" : "");
+const ruleTag = (task: Task["id"]) => (task === "customer" ? "-customer-base-12.7-customer-vector" : "");
 
 /**
  * Customer-base search as ranked before issue 12 item 7 (evaluate.ts customerSearchBefore), on the

@@ -79,7 +79,7 @@ export const searchRouter = router({
         path: "/search/organizations/similar-customers",
         tags: ["search"],
         summary: "Organizations whose customers match a description of a customer base",
-        description: `Embeds the customer description and ranks organizations by their customer base: by the customer vector where the data states the customers, by it and the profile vector where the customer sentences were extracted from the description, by the profile vector where there are none; words are matched against whole descriptions. \`ranking=vector\` ranks the customer vectors alone (organizations with customer text only). ${FILTERS_HELP}`,
+        description: `Embeds the customer description and ranks organizations by their customer base: by the customer vector where the data states the customers, by it and the profile vector where the customer sentences were extracted from the description; words are matched against whole descriptions. Organizations without customer text have no customer vector and are not candidates, in either ranking; \`ranking=vector\` ranks the customer vectors alone. ${FILTERS_HELP}`,
         errorResponses,
       },
       conflicts: ["CONFLICT"],

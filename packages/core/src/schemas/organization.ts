@@ -169,7 +169,7 @@ export const Similarity = z
     }),
     cosine_similarity: z.number().meta({
       description:
-        "Cosine similarity of the query vector and the organization's vector (-1..1), in every ranking: its profile vector, or in customer-base search its customer vector (its profile vector when it has none)",
+        "Cosine similarity of the query vector and the organization's vector (-1..1), in every ranking: its profile vector, or in customer-base search its customer vector",
     }),
     cosine_distance: z.number().meta({ description: "1 - cosine_similarity" }),
     rank: z.number().int().positive(),

@@ -139,7 +139,7 @@ export const searchTools = [
     title: "Search organizations by customer base",
     description:
       'Use it to find who sells to a kind of customer, described in plain words (e.g. "plant managers at mid-sized food manufacturers"): competitors for a market, partners, lookalike vendors. ' +
-      "Returns the organizations whose customer base matches best, first; one whose customers are not stated is judged by its whole profile too. " +
+      "Returns the organizations whose customer base matches best, first; organizations with no known customers are not candidates; one whose customers were inferred from its description is judged by its whole profile too. " +
       `${FILTERS_HELP} ${PAGING_HELP}`,
     input: SimilarCustomersInput.safeExtend(agentOptions),
     output: SearchToolOutput,

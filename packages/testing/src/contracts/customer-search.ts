@@ -33,7 +33,7 @@ const record = (id: number, parts: { customer?: string; description: string; cus
 });
 
 // 1: stated customers (judged by the customer vector alone); 2, 4: customer sentences extracted
-// from the description (the mean of both cosines); 3, 5: no customer text (the profile alone).
+// from the description (the mean of both cosines); 3, 5: no customer text, no customer vector (never a result).
 const RECORDS = [
   record(1, { customer: "Dental clinics", description: "Scheduling software.", customerCos: 0.9, profileCos: 0.1 }),
   record(2, { description: "Billing software. We serve hospitals.", customerCos: 0.95, profileCos: 0.2 }),
@@ -59,25 +59,31 @@ export function describeCustomerSearchContract(options: OrganizationStoreContrac
     });
     afterAll(() => opened.cleanup());
 
-    it("ranks stated customers by the customer vector, extracted ones by both vectors, none by the profile", async () => {
-      // Customer-base similarity: 1 → 0.9, 3 → 0.8, 4 → 0.7, 2 → (0.95 + 0.2) / 2; no query word is in any text.
+    it("ranks stated customers by the customer vector, extracted ones by both vectors; none without a customer vector", async () => {
+      // Customer-base similarity: 1 → 0.9 (not (0.9 + 0.1) / 2), 4 → 0.7, 2 → (0.95 + 0.2) / 2; no query word is in any text.
       const got = await similarCustomers({ organization_customer: "nothing matches" });
-      expect(got.map((o) => o.id)).toEqual([1, 3, 4, 2, 5]);
-      expect(got.map((o) => o.similarity.score)).toEqual([1, 2, 3, 4, 5].map((p) => round(fused(p))));
-      // The cosine reported is the customer vector's where there is one, else the profile vector's.
-      expect(got.map((o) => o.similarity.cosine_similarity)).toEqual([0.9, 0.8, 0.7, 0.95, 0.05]);
+      expect(got.map((o) => o.id)).toEqual([1, 4, 2]);
+      expect(got.map((o) => o.similarity.score)).toEqual([1, 2, 3].map((p) => round(fused(p))));
+      // The cosine reported is the customer vector's.
+      expect(got.map((o) => o.similarity.cosine_similarity)).toEqual([0.9, 0.7, 0.95]);
     });
 
-    it("matches the query's words against whole descriptions", async () => {
-      const got = await similarCustomers({ organization_customer: "zeppelin", explain: true });
-      // 5 is first in the word ranking and last in the vector ranking: 1/(k+1) + 1/(k+5) beats 1/(k+1) alone.
-      expect(got.map((o) => o.id)).toEqual([5, 1, 3, 4, 2]);
-      expect(got[0]!.similarity.score).toBe(round(fused(5, 1)));
-      expect(got[0]!.similarity.explanation).toMatchObject({
-        vector: { rank: 5 },
-        words: { rank: 1 },
-        matched_words: [{ word: "zeppelin", fields: ["description"] }],
-      });
+    it("matches the query's words against whole descriptions, but a word match without a customer vector is no result", async () => {
+      // 5 (no customer vector) matches "zeppelin", 4 matches "claims": 4 is the first word match left.
+      const got = await similarCustomers({ organization_customer: "zeppelin claims", explain: true });
+      expect(got.map((o) => o.id)).toEqual([4, 1, 2]);
+      expect(got[0]!.similarity.score).toBe(round(fused(2, 1)));
+      expect(got[0]!.similarity.explanation).toMatchObject({ vector: { rank: 2 }, words: { rank: 1 } });
+      expect((await similarCustomers({ organization_customer: "zeppelin practice" })).map((o) => o.id)).toEqual([1, 4, 2]);
+    });
+
+    it("pages through the same ranking, scores descending", async () => {
+      const first = await search.similarCustomers(SimilarCustomersInput.parse({ organization_customer: "nothing matches", limit: 2 }));
+      const next = await search.similarCustomers(
+        SimilarCustomersInput.parse({ organization_customer: "nothing matches", limit: 2, cursor: first.meta.next_cursor }),
+      );
+      expect([...first.data, ...next.data].map((o) => [o.id, o.similarity.score])).toEqual([1, 4, 2].map((id, i) => [id, round(fused(i + 1))]));
+      expect(next.meta.next_cursor).toBeNull();
     });
 
     it("ranking=vector ranks customer vectors alone, as before", async () => {
@@ -89,10 +95,11 @@ export function describeCustomerSearchContract(options: OrganizationStoreContrac
       ]);
     });
 
-    it("filters before ranking, and min_similarity bounds the reported cosine", async () => {
-      expect((await similarCustomers({ exclude_ids: [1, 3] })).map((o) => o.id)).toEqual([4, 2, 5]);
-      // 2 ranks by 0.575 but reports its customer cosine, 0.95.
-      expect((await similarCustomers({ min_similarity: 0.85 })).map((o) => o.id)).toEqual([1, 2]);
+    it("filters before ranking, and min_similarity bounds the customer cosine", async () => {
+      expect((await similarCustomers({ exclude_ids: [1, 3] })).map((o) => o.id)).toEqual([4, 2]);
+      // 2 ranks by 0.575 but reports its customer cosine, 0.95; 3 (profile 0.8) has none.
+      expect((await similarCustomers({ min_similarity: 0.75 })).map((o) => o.id)).toEqual([1, 2]);
+      expect((await similarCustomers({ min_similarity: 0.75, ranking: "vector" })).map((o) => o.id)).toEqual([2, 1]);
     });
   });
 }
