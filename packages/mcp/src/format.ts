@@ -61,11 +61,9 @@ export const FullOrganization = z
   .meta({ description: "The complete organization record, every field as get_organization's output schema describes it" });
 
 export const FullOrganizationResult = FullOrganization.extend({
-  similarity: z
-    .looseObject({ score: S.score, cosine_similarity: S.cosine_similarity, rank: S.rank })
-    .meta({
-      description: "score, cosine_similarity, cosine_distance, rank; with explain=true also explanation (vector, words, matched_words, shared, summary)",
-    }),
+  similarity: z.looseObject({ score: S.score, cosine_similarity: S.cosine_similarity, rank: S.rank }).meta({
+    description: "score, cosine_similarity, cosine_distance, rank; with explain=true also explanation (vector, words, matched_words, shared, summary)",
+  }),
 });
 
 const I = CollectionItem.shape;
