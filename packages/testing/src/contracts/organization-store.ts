@@ -312,7 +312,10 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         const hits = await opened.store.search({ vector: self.profileVector, kind: "profile", filter: {}, offset: 0, size: 3 });
         expect(hits[0]?.organization.id).toBe(self.organization.id);
         expect(hits[0]?.score).toBeCloseTo(1, 6);
-        expect(hits[1]?.score).toBeCloseTo(dot(self.profileVector, records[(hits[1]?.organization.id as number) - 1]?.profileVector as Float32Array), COSINE_DIGITS);
+        expect(hits[1]?.score).toBeCloseTo(
+          dot(self.profileVector, records[(hits[1]?.organization.id as number) - 1]?.profileVector as Float32Array),
+          COSINE_DIGITS,
+        );
       });
     });
 
