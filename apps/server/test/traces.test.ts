@@ -41,10 +41,14 @@ afterAll(async () => {
   receiver?.close();
 });
 
-async function spansOf(traceId: string, atLeast: number): Promise<OtlpSpan[]> {
+/**
+ * The spans of a trace once its span named `last` (the request's server span: it ends after every
+ * span inside it) has arrived: the exporter sends them in batches, so a count alone can come early.
+ */
+async function spansOf(traceId: string, last: string): Promise<OtlpSpan[]> {
   for (let waited = 0; waited < 15_000; waited += 100) {
     const spans = received.filter((s) => s.traceId === traceId);
-    if (spans.length >= atLeast) return spans;
+    if (spans.some((s) => s.name === last)) return spans;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return received.filter((s) => s.traceId === traceId);
@@ -62,9 +66,10 @@ describe("traces", () => {
       headers: { traceparent: `00-${traceId}-${callerSpan}-01` },
     });
     expect(res.status).toBe(200);
-    const spans = await spansOf(traceId, 5);
+    const serverSpan = "GET /v1/search/organizations/similar";
+    const spans = await spansOf(traceId, serverSpan);
     const byName = (name: string) => spans.find((s) => s.name === name);
-    const request = byName("GET /v1/search/organizations/similar");
+    const request = byName(serverSpan);
     expect(request, JSON.stringify(spans.map((s) => s.name))).toBeDefined();
     expect(request?.parentSpanId).toBe(callerSpan);
     expect(request?.kind).toBe(2); // SERVER
