@@ -30,7 +30,15 @@ export default async function setup(project: TestProject) {
   const [server, browser] = await Promise.allSettled([
     startOrgsimServe({
       serverDir: join(import.meta.dirname, "../../server"),
-      env: { ORGSIM_BACKEND: "embedded", ORGSIM_DATA_DIR: dataDir, ORGSIM_SAMPLE_SIZE: String(TEST_SAMPLE_SIZE) },
+      // The API key test (access.test.ts) makes a key, then revokes it: ORGSIM_OPEN=true runs the server open again after,
+      // and ORGSIM_KEY_CACHE_MS=0 makes both take effect at once.
+      env: {
+        ORGSIM_BACKEND: "embedded",
+        ORGSIM_DATA_DIR: dataDir,
+        ORGSIM_SAMPLE_SIZE: String(TEST_SAMPLE_SIZE),
+        ORGSIM_OPEN: "true",
+        ORGSIM_KEY_CACHE_MS: "0",
+      },
     }),
     chromium.launchServer({ executablePath, headless: true }),
   ]);

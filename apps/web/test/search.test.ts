@@ -126,7 +126,7 @@ describe("search", () => {
     await page.keyboard.press("Enter");
     const [firstName] = await newResults(page, []);
 
-    const moreLike = page.getByRole("button", { name: `More like ${firstName}` });
+    const moreLike = page.getByRole("button", { name: `More like this: ${firstName}` });
     await tabTo(() => isFocused(moreLike), 200);
     await page.keyboard.press("Enter");
     // Now a search from that organization: it shows as the one example, and is not among its own results.

@@ -46,7 +46,7 @@ export function SaveButton({ org, target }: { org: OrganizationResult; target: S
 
   return (
     <div className="save">
-      <button type="button" onClick={save} disabled={status.kind === "saving"} aria-label={`Save ${org.name} to ${collection.name}`}>
+      <button type="button" onClick={save} disabled={status.kind === "saving"} aria-label={`Save to “${collection.name}”: ${org.name}`}>
         {status.kind === "saving" ? "Saving…" : `Save to “${collection.name}”`}
       </button>
       {status.kind === "saved" && (

@@ -41,7 +41,7 @@ export function ResultCard({ org, onMoreLikeThis, target }: { org: OrganizationR
         </ul>
       )}
       <div className="row actions">
-        <button type="button" onClick={onMoreLikeThis} aria-label={`More like ${org.name}`}>
+        <button type="button" onClick={onMoreLikeThis} aria-label={`More like this: ${org.name}`}>
           More like this
         </button>
         <SaveButton org={org} target={target} />
