@@ -41,14 +41,11 @@ afterAll(async () => {
   receiver?.close();
 });
 
-/**
- * The spans of a trace once its span named `last` (the request's server span: it ends after every
- * span inside it) has arrived: the exporter sends them in batches, so a count alone can come early.
- */
-async function spansOf(traceId: string, last: string): Promise<OtlpSpan[]> {
+/** The trace's spans once every named one has arrived (spans come in batches: a request's children can arrive before it). */
+async function spansOf(traceId: string, names: string[]): Promise<OtlpSpan[]> {
   for (let waited = 0; waited < 15_000; waited += 100) {
     const spans = received.filter((s) => s.traceId === traceId);
-    if (spans.some((s) => s.name === last)) return spans;
+    if (names.every((name) => spans.some((s) => s.name === name))) return spans;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return received.filter((s) => s.traceId === traceId);
@@ -66,10 +63,16 @@ describe("traces", () => {
       headers: { traceparent: `00-${traceId}-${callerSpan}-01` },
     });
     expect(res.status).toBe(200);
-    const serverSpan = "GET /v1/search/organizations/similar";
-    const spans = await spansOf(traceId, serverSpan);
+    const spans = await spansOf(traceId, [
+      "GET /v1/search/organizations/similar",
+      "search.similarToDescription",
+      "embedding.query",
+      "backend.rank",
+      "backend.searchText",
+      "backend.getMany",
+    ]);
     const byName = (name: string) => spans.find((s) => s.name === name);
-    const request = byName(serverSpan);
+    const request = byName("GET /v1/search/organizations/similar");
     expect(request, JSON.stringify(spans.map((s) => s.name))).toBeDefined();
     expect(request?.parentSpanId).toBe(callerSpan);
     expect(request?.kind).toBe(2); // SERVER
