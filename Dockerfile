@@ -28,7 +28,8 @@ COPY --from=maven /opt/java/openjdk /opt/java/openjdk
 COPY --from=maven /usr/share/maven /usr/share/maven
 RUN pnpm model:fetch
 
-# The bundle (apps/server/dist/orgsim.mjs) and the server's production dependencies alone.
+# The bundle (apps/server/dist/orgsim.mjs), the web app (apps/web/dist: `pnpm build` builds both) and the
+# server's production dependencies alone.
 # `pnpm deploy --legacy`: pnpm 10 deploys without --legacy only from workspaces that inject
 # their packages. onnxruntime-node ships libraries for every OS; only Linux's are kept.
 FROM deps AS build
@@ -50,6 +51,8 @@ WORKDIR /app
 COPY --from=build /deploy/package.json ./package.json
 COPY --from=build /deploy/node_modules ./node_modules
 COPY --from=build /src/apps/server/dist ./dist
+# The web app's static files, where the bundle looks for them (/app/web beside /app/dist).
+COPY --from=build /src/apps/web/dist ./web
 COPY --from=model /src/.orgsim/models ./models
 # The code and models stay root's (read-only to the server); the data directory belongs to the
 # image's own unprivileged user, node (uid and gid 1000), named by number so that a runtime can

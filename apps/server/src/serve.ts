@@ -10,6 +10,7 @@ import { countOrganizations, metricObservers } from "./observability/metrics";
 import { createRequestLogger } from "./observability/request-log";
 import { inSpan, startTracing, stopTracing } from "./observability/tracing";
 import { createHttpServer } from "./http/server";
+import { findWebDist } from "./http/web-app";
 
 /** One server process, or with ORGSIM_WORKERS above 1 a primary that runs that many (./cluster.ts). */
 export async function serve(config: Config): Promise<void> {
@@ -163,6 +164,7 @@ function gracefulStop({ server, app, inFlight, drainTimeoutMs, log }: ShutdownPa
 function readyBanner(app: App, config: Config, base: string, modeAtStart: AccessMode, count: number): string {
   return [
     `orgsim is ready: ${count} organizations, backend ${app.organizationStore.backend}, model ${app.embedder.modelId}`,
+    `  Web app  ${base}/${findWebDist() ? "" : "   (not built: pnpm --filter @orgsim/web build)"}`,
     `  REST     ${base}/v1   (e.g. ${base}/v1/search/organizations/similar?description=industrial+robots&countries=DE)`,
     `  tRPC     ${base}/trpc`,
     `  MCP      ${base}/mcp (Streamable HTTP); stdio: pnpm --silent mcp`,

@@ -41,10 +41,11 @@ afterAll(async () => {
   receiver?.close();
 });
 
-async function spansOf(traceId: string, atLeast: number): Promise<OtlpSpan[]> {
+/** The trace's spans once every named one has arrived (spans come in batches: a request's children can arrive before it). */
+async function spansOf(traceId: string, names: string[]): Promise<OtlpSpan[]> {
   for (let waited = 0; waited < 15_000; waited += 100) {
     const spans = received.filter((s) => s.traceId === traceId);
-    if (spans.length >= atLeast) return spans;
+    if (names.every((name) => spans.some((s) => s.name === name))) return spans;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return received.filter((s) => s.traceId === traceId);
@@ -62,7 +63,14 @@ describe("traces", () => {
       headers: { traceparent: `00-${traceId}-${callerSpan}-01` },
     });
     expect(res.status).toBe(200);
-    const spans = await spansOf(traceId, 5);
+    const spans = await spansOf(traceId, [
+      "GET /v1/search/organizations/similar",
+      "search.similarToDescription",
+      "embedding.query",
+      "backend.rank",
+      "backend.searchText",
+      "backend.getMany",
+    ]);
     const byName = (name: string) => spans.find((s) => s.name === name);
     const request = byName("GET /v1/search/organizations/similar");
     expect(request, JSON.stringify(spans.map((s) => s.name))).toBeDefined();

@@ -66,7 +66,7 @@ describe(`${COUNT} vectors of ${DIM} dimensions, default index options`, () => {
       .sort((a, b) => b.score - a.score || a.id - b.id)
       .slice(0, 10);
 
-  it("reports exact float cosine scores (to 4 decimals, in fact to 1e-12), and recall@10 >= 0.95", async () => {
+  it("reports the float vectors' cosines (computed in float32: within 1e-6 of the float64 figure), and recall@10 >= 0.95", async () => {
     let found = 0;
     let worst = 0;
     const times: number[] = [];
@@ -87,7 +87,7 @@ describe(`${COUNT} vectors of ${DIM} dimensions, default index options`, () => {
     const recall = found / (10 * queries.length);
     times.sort((a, b) => a - b);
     console.log(`recall@10 = ${recall.toFixed(3)}, max |score - exact| = ${worst.toExponential(1)}, search p50 ${times[25]?.toFixed(1)} ms`);
-    expect(worst).toBeLessThan(1e-12);
+    expect(worst).toBeLessThan(1e-6);
     expect(recall).toBeGreaterThanOrEqual(0.95);
   });
 

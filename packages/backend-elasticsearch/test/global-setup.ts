@@ -22,10 +22,12 @@ export default function setup(project: TestProject) {
     return;
   }
   const env = { ...process.env, ES_PORT: process.env.ES_PORT ?? "9250" };
-  const run = (command: string) => spawnSync(process.execPath, [ES, command], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const run = (...args: string[]) => spawnSync(process.execPath, [ES, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   // Exit code 3: nothing runs on that port, so this run starts the node and stops it afterwards.
   const startedHere = run("status").status === 3;
-  const started = run("start");
+  // Started here: from an empty state directory. Every run's indexes have their own names, so a kept
+  // directory only grows (500 indexes after a few dozen runs), and recovering them outlasted the start timeout.
+  const started = startedHere ? run("start", "--clean") : run("start");
   if (started.status !== 0) throw new Error(`could not start Elasticsearch on port ${env.ES_PORT}:\n${started.stderr}`);
   // `start` prints the URL, or "es: already running at <url> (…)" when a node was up.
   const url = started.stdout.match(/https?:\/\/[^\s)]+/)?.[0];

@@ -51,6 +51,21 @@ export const CompactOrganizationResult = CompactOrganization.extend({
 });
 export type CompactOrganizationResult = z.infer<typeof CompactOrganizationResult>;
 
+/**
+ * A complete organization in the output schema of a tool other than get_organization: id and name
+ * typed, the other fields left to get_organization's output schema, which describes the record once.
+ * Repeating the whole record in every tool made tools/list ~125 kB, a cost an agent pays on every session.
+ */
+export const FullOrganization = z
+  .looseObject({ id: O.id, name: O.name })
+  .meta({ description: "The complete organization record, every field as get_organization's output schema describes it" });
+
+export const FullOrganizationResult = FullOrganization.extend({
+  similarity: z.looseObject({ score: S.score, cosine_similarity: S.cosine_similarity, rank: S.rank }).meta({
+    description: "score, cosine_similarity, cosine_distance, rank; with explain=true also explanation (vector, words, matched_words, shared, summary)",
+  }),
+});
+
 const I = CollectionItem.shape;
 export const CompactItem = z
   .object({

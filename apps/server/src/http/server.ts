@@ -1,4 +1,4 @@
-/** The HTTP server: REST (/v1), tRPC (/trpc), MCP (/mcp), OpenAPI (/openapi.json, /docs) and health probes. */
+/** The HTTP server: the web app (/), REST (/v1), tRPC (/trpc), MCP (/mcp), OpenAPI (/openapi.json, /docs) and health probes. */
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
@@ -18,6 +18,7 @@ import { createHostCheck } from "./host-check";
 import { admitRequest, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_TRPC_BATCH, sendRefusal } from "./limits";
 import { createMcpHandler } from "./mcp";
 import { createRestHandler } from "./rest";
+import { createWebAppHandler } from "./web-app";
 
 const notFound = (req: IncomingMessage, res: ServerResponse, path: string) => sendContractError(req, res, new OrgsimError("NOT_FOUND", `No route ${path}`));
 
@@ -75,6 +76,7 @@ function createRouter(app: App, options: HttpServerOptions, publicBaseUrl: () =>
   const trpc = createTrpcHandler(createContext);
   const mcp = createMcpHandler(app.services, { accessOf, hostCheck });
   const docs = createDocsHandlers(publicBaseUrl);
+  const webApp = createWebAppHandler();
 
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (path.startsWith("/v1/")) {
@@ -100,6 +102,7 @@ function createRouter(app: App, options: HttpServerOptions, publicBaseUrl: () =>
     if (path === "/docs" || path.startsWith("/docs/")) {
       if (await docs.docs(path, res)) return;
     }
+    if (await webApp(req, res, path)) return;
     notFound(req, res, path);
   };
 }

@@ -20,9 +20,10 @@ import { once } from "node:events";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { WEB_DIST_CANDIDATES } from "../../src/http/web-app";
 import { removeDir } from "../harness";
 
 const ROOT = join(import.meta.dirname, "../../../..");
@@ -209,6 +210,9 @@ describe("the image's command, on the bundle pnpm build made", () => {
   beforeAll(async () => {
     // ENTRYPOINT names dist/orgsim.mjs relative to /app, where the build's apps/server/dist is copied.
     expect(args(runtime, "COPY")).toContain("--from=build /src/apps/server/dist ./dist");
+    // The web app beside it: /app/web, one of the places the server looks (src/http/web-app.ts), built by `pnpm build`.
+    expect(args(runtime, "COPY")).toContain("--from=build /src/apps/web/dist ./web");
+    expect(WEB_DIST_CANDIDATES.map((dir) => relative(join(SERVER_DIR, "src/http"), dir))).toContain(join("..", "web"));
     if (!existsSync(join(SERVER_DIR, command[1]!))) throw new Error(`${command[1]} is missing: run pnpm build first`);
     const probe = createServer().listen(0, "127.0.0.1");
     await once(probe, "listening");
@@ -270,6 +274,10 @@ describe("the image's command, on the bundle pnpm build made", () => {
     const found = await fetch(search, { headers: { authorization: `Bearer ${token}` } });
     expect(found.status).toBe(200);
     expect(((await found.json()) as { data: unknown[] }).data).toHaveLength(3);
+    // The web app, at /, from the build the bundle found.
+    const app = await fetch(`http://127.0.0.1:${port}/`);
+    expect(app.status).toBe(200);
+    expect(await app.text()).toContain('<div id="root"></div>');
 
     server.kill("SIGTERM");
     const [code] = (await once(server, "exit")) as [number];

@@ -65,6 +65,9 @@ export function worldRegionOf(alpha2: string): string | null {
 
 const ALPHA2 = new Set(Object.keys(countries.getAlpha2Codes()));
 
+/** Every ISO 3166-1 alpha-2 code the filters accept, sorted. */
+export const COUNTRY_CODES: readonly string[] = [...ALPHA2].sort();
+
 /**
  * Normalizes a country given as ISO 3166-1 alpha-2, alpha-3 or (with names=true)
  * an English name, to alpha-2. Returns null when it is not a country.

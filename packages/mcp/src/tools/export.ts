@@ -2,6 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ExportCollectionInput, ExportedItem, type ExportedItem as ExportedItemType, ExportFormat } from "@orgsim/core";
 import { z } from "zod";
+import { FullOrganization } from "../format";
 import { defineTool, READ_ONLY, registerTools, type ToolRuntime } from "../tool";
 import { collectionIdParam } from "./collections";
 
@@ -9,6 +10,13 @@ import { collectionIdParam } from "./collections";
 export const MAX_INLINE_ITEMS = 1_000;
 
 const exportPath = (collectionId: string, format: string) => `/v1/collections/${encodeURIComponent(collectionId)}/export?format=${format}`;
+
+/** The exported item with the organization typed loosely (see FullOrganization). */
+const ExportedItemOutput = ExportedItem.extend({
+  organization: FullOrganization.nullable()
+    .optional()
+    .meta(ExportedItem.shape.organization.meta() ?? {}),
+});
 
 export const exportTools = [
   defineTool({
@@ -27,7 +35,7 @@ export const exportTools = [
     }),
     output: z.object({
       data: z
-        .array(ExportedItem)
+        .array(ExportedItemOutput)
         .nullable()
         .meta({ description: `Every item, when the collection holds at most ${MAX_INLINE_ITEMS}; else null (download the file)` }),
       meta: z.object({

@@ -2,7 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CATEGORIES, CategoryList, FindOrganizationsInput, Organization, OrganizationPage, organizationId } from "@orgsim/core";
 import { z } from "zod";
-import { CompactOrganization, categoryLine, compactOrganization, jsonBlock, moreLine, organizationLines } from "../format";
+import { CompactOrganization, categoryLine, compactOrganization, FullOrganization, jsonBlock, moreLine, organizationLines } from "../format";
 import { cursorDescription, Detail, detailParam, FULL_MAX_PAGE_SIZE, searchLimit } from "../params";
 import { defineTool, READ_ONLY, registerTools, type ToolRuntime } from "../tool";
 
@@ -26,7 +26,7 @@ export const organizationTools = [
       "(whole words or the beginnings of words, so a partial name works; names that start with it come first).",
     input: FindOrganizationsToolInput,
     output: z.object({
-      data: z.array(z.union([CompactOrganization, Organization])),
+      data: z.array(z.union([CompactOrganization, FullOrganization])),
       meta: OrganizationPage.shape.meta.extend({ detail: Detail }),
     }),
     hints: READ_ONLY,

@@ -1,7 +1,6 @@
 /** The three searches: similar to a known organization, to a business description, to a customer base. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  OrganizationResult,
   SearchResponse,
   type SearchResponse as SearchResponseType,
   SeedSearchResponse,
@@ -11,7 +10,7 @@ import {
   SimilarToSeedsInput,
 } from "@orgsim/core";
 import { z } from "zod";
-import { CompactOrganizationResult, compactResult, jsonBlock, moreLine, organizationLines } from "../format";
+import { CompactOrganizationResult, compactResult, FullOrganizationResult, jsonBlock, moreLine, organizationLines } from "../format";
 import { AGENT_MAX_PAGE_SIZE, cursorDescription, type Detail, Detail as DetailSchema, detailParam, FULL_MAX_PAGE_SIZE, searchLimit } from "../params";
 import { defineTool, READ_ONLY, registerTools, type ToolReply, type ToolRuntime } from "../tool";
 
@@ -45,7 +44,7 @@ const page = <T extends { limit: number }>(input: T, detail: Detail): T =>
 
 export const SearchToolOutput = z.object({
   data: z
-    .array(z.union([CompactOrganizationResult, OrganizationResult]))
+    .array(z.union([CompactOrganizationResult, FullOrganizationResult]))
     .meta({ description: "In rank order (similarity.rank; compact: rank): similarity.score descending, ties by id ascending, in every ranking" }),
   meta: SearchResponse.shape.meta.extend({
     detail: DetailSchema,
