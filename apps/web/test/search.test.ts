@@ -23,7 +23,7 @@ describe("search", () => {
     const employees = page.getByRole("group", { name: "Employees", exact: true });
     await employees.getByRole("checkbox", { name: "11-50" }).check();
     await employees.getByRole("checkbox", { name: "51-200" }).check();
-    await expect(page.getByRole("heading", { name: "Filters (2)" }).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByRole("heading", { name: "Filters (2)" }).count()).toBe(1);
 
     const names = await searchDescription(page, "software for manufacturers");
     const expectedNames = new Set(expected.map((o) => o.name));
@@ -87,8 +87,9 @@ describe("search", () => {
         .getByRole("option", { name: new RegExp(`^${org.name}`) })
         .click();
     }
-    await expect(page.getByRole("list", { name: "Like", exact: true }).getByRole("button").count()).resolves.toBe(2);
-    await expect(page.getByRole("list", { name: "Not like" }).getByRole("button").count()).resolves.toBe(1);
+    // React renders a picked seed after the click returns: wait for it.
+    await expect.poll(() => page.getByRole("list", { name: "Like", exact: true }).getByRole("button").count()).toBe(2);
+    await expect.poll(() => page.getByRole("list", { name: "Not like" }).getByRole("button").count()).toBe(1);
     await page.getByRole("button", { name: "Search", exact: true }).click();
     const names = await newResults(page, []);
     expect(names).toHaveLength(10);
