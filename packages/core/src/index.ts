@@ -30,7 +30,8 @@ export type * from "./ports/organization-store";
 export type * from "./ports/collection-store";
 export type * from "./ports/api-key-store";
 // Services
-export { FUSION_DEPTH, type SavedOrganizations, type SearchCaller, SearchService, toStoreFilter } from "./services/search-service";
+export { FUSION_DEPTH } from "./services/hybrid-ranking";
+export { type SavedOrganizations, type SearchCaller, SearchService, toStoreFilter } from "./services/search-service";
 export { OrganizationService, MAX_BULK_ORGANIZATIONS } from "./services/organization-service";
 export { CollectionService } from "./services/collection-service";
 export { CollectionExport, EXPORT_CONTENT_TYPES, EXPORT_STORE_PAGE, type ExportFile, fileSlug } from "./services/collection-export";

@@ -1,0 +1,158 @@
+/**
+ * Hybrid ranking: the reciprocal rank fusion of a vector ranking and a word ranking, FUSION_DEPTH
+ * deep, continued past the fused places by the vector ranking; customer-base search fuses its own
+ * vector side (customer-base-ranking.ts). Pages come with exact cosines and documents.
+ */
+import type { RankingPlaces } from "../domain/explanation";
+import { bestFusedScore, fusedRelevance, RRF_K } from "../domain/rank-fusion";
+import type { OrganizationFilter, OrganizationStore, ScoredOrganization, VectorKind } from "../ports/organization-store";
+import { customerBaseRanking } from "./customer-base-ranking";
+
+/**
+ * How deep each ranking goes into the fusion. The fused ranking's first FUSION_DEPTH places are the
+ * hybrid results; past them the vector ranking continues (without those already shown), so every
+ * page of a query comes from one fixed ranking and a cursor never repeats or skips an organization.
+ */
+export const FUSION_DEPTH = 100;
+
+/** What a search ranks: the query vector, the query words, which vectors and texts to compare. */
+export interface RankingQuery {
+  vector: Float32Array;
+  text: string;
+  kind: VectorKind;
+  filter: OrganizationFilter;
+  minScore?: number;
+}
+
+/** A ranked id with its relevance and its place in each ranking. */
+export interface PlacedId {
+  id: number;
+  relevance: number;
+  places: RankingPlaces;
+}
+
+/** Pages of the hybrid ranking of a query over a store. */
+export class HybridRanking {
+  constructor(private readonly store: OrganizationStore) {}
+
+  /** Places offset..offset+size of the hybrid ranking (ids), with their relevance, exact cosines and documents. */
+  async page(query: RankingQuery, offset: number, size: number): Promise<(ScoredOrganization & Omit<PlacedId, "id">)[]> {
+    const minScore = query.minScore ?? Number.NEGATIVE_INFINITY;
+    for (let attempt = 1; ; attempt++) {
+      const placed = await this.ids(query, offset, size);
+      const ids = placed.map((p) => p.id);
+      // Exact scores and documents for the page only.
+      const [scores, documents] = await Promise.all([this.store.similarities(query.vector, query.kind, ids), this.store.getMany(ids)]);
+      // A document gone since the ranking (deleted meanwhile, or unreadable and from now on left out of
+      // rankings) would shorten the page and end paging early: rank again.
+      if (documents.length < ids.length && attempt < 3) continue;
+      const byId = new Map(documents.map((o) => [o.id, o]));
+      return placed.flatMap(({ id, relevance, places }) => {
+        const organization = byId.get(id);
+        const score = scores.get(id);
+        return organization && score !== undefined && score >= minScore ? [{ organization, score, relevance, places }] : [];
+      });
+    }
+  }
+
+  /**
+   * The ids at offset..offset+size of the hybrid ranking with their relevance: the reciprocal rank
+   * fusion of the vector ranking and the word ranking, each FUSION_DEPTH deep and filtered alike
+   * (min_similarity too: a word match below the floor is dropped), then the vector ranking past
+   * them, each scored as its vector place alone would be in the fusion (never above the fused
+   * places: see continuationRelevance). Customer-base search fuses its own vector ranking
+   * (customerBaseRanking) with words over whole profiles, keeping only word matches with a
+   * customer vector, and continues past the fused places with the customer-vector ranking
+   * (customerContinuation).
+   */
+  private async ids(query: RankingQuery, offset: number, size: number): Promise<PlacedId[]> {
+    const customers = query.kind === "customer";
+    const [vectorIds, wordIds] = await Promise.all([
+      customers
+        ? customerBaseRanking(this.store, query, FUSION_DEPTH)
+        : this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH }).then((hits) => hits.map((h) => h.id)),
+      // Customer-base search matches the query's words against whole profiles: the extracted customer sentences are too few words.
+      this.store.searchText({ text: query.text, kind: customers ? "profile" : query.kind, filter: query.filter, size: FUSION_DEPTH }),
+    ]);
+    const words = await this.wordsAboveFloor(query, wordIds, new Set(vectorIds));
+    const fused = withPlaces(fusedRelevance([vectorIds, words]).slice(0, FUSION_DEPTH), vectorIds, words);
+
+    if (offset + size <= fused.length) return fused.slice(offset, offset + size);
+    const placed = new Set(fused.map((f) => f.id));
+    if (customers) {
+      const continued = fused.length === FUSION_DEPTH ? await this.customerContinuation(query, placed, offset + size) : [];
+      return [...fused, ...continued].slice(offset, offset + size);
+    }
+    if (vectorIds.length < FUSION_DEPTH) return fused.slice(offset, offset + size);
+    // Past the fused places: the vector ranking continues, less what the fusion already placed.
+    const deeper = await this.store.rank({ ...query, offset: 0, size: offset + size + fused.length });
+    const continued = deeper.flatMap((hit, i) => {
+      if (placed.has(hit.id)) return [];
+      const relevance = continuationRelevance(i + 1);
+      return [{ id: hit.id, relevance, places: { vector: { rank: i + 1, share: round(relevance) }, words: null } }];
+    });
+    return [...fused, ...continued].slice(offset, offset + size);
+  }
+
+  /**
+   * The word matches that may be results: outside the vector ranking, one needs a vector of the
+   * query's kind (customer-base search: a customer vector) and, with a floor, a cosine at or above it.
+   */
+  private async wordsAboveFloor(query: RankingQuery, wordIds: number[], ranked: Set<number>): Promise<number[]> {
+    if (query.minScore === undefined && query.kind !== "customer") return wordIds;
+    const floor = query.minScore ?? Number.NEGATIVE_INFINITY;
+    const wordsOnly = await this.store.similarities(
+      query.vector,
+      query.kind,
+      wordIds.filter((id) => !ranked.has(id)),
+    );
+    return wordIds.filter((id) => {
+      const cosine = wordsOnly.get(id);
+      return ranked.has(id) || (cosine !== undefined && cosine >= floor);
+    });
+  }
+
+  /**
+   * Customer-base search past its fused places: the customer-vector ranking, less what the fusion
+   * placed, the j-th of them at place FUSION_DEPTH + j with that place's share of the fusion, below
+   * every fused place (each scores at least 1 / (k + FUSION_DEPTH)), and falling: scores keep
+   * descending across the seam and every page comes from one fixed ranking.
+   */
+  private async customerContinuation(query: RankingQuery, placed: Set<number>, upTo: number): Promise<PlacedId[]> {
+    const deeper = await this.store.rank({ ...query, offset: 0, size: upTo + placed.size });
+    return deeper
+      .filter((hit) => !placed.has(hit.id))
+      .map((hit, j) => {
+        const relevance = continuationRelevance(FUSION_DEPTH + j + 1);
+        return { id: hit.id, relevance, places: { vector: { rank: FUSION_DEPTH + j + 1, share: round(relevance) }, words: null } };
+      });
+  }
+}
+
+/**
+ * The relevance of the organization at `vectorRank` in the vector ranking past the fused places: its
+ * vector place's share of the fusion, 1 / (k + rank), scaled as fusedRelevance scales. It is at most
+ * its fused score (without its word place), which is at most the last fused place's, and falls
+ * with the rank: scores keep descending across the seam. An equal score at the seam is a tie the
+ * fusion broke by id, as the results are.
+ */
+function continuationRelevance(vectorRank: number): number {
+  return 1 / (RRF_K + vectorRank) / bestFusedScore(2);
+}
+
+/** The fused places with each one's place in the vector and word rankings, and their shares of its relevance. */
+function withPlaces(fused: { id: number; relevance: number }[], vectorIds: number[], wordIds: number[]): PlacedId[] {
+  const share = (rank: number) => round(1 / (RRF_K + rank) / bestFusedScore(2));
+  const placeIn = (ids: number[]) => {
+    const rankOf = new Map(ids.map((id, i) => [id, i + 1]));
+    return (id: number) => {
+      const rank = rankOf.get(id);
+      return rank === undefined ? null : { rank, share: share(rank) };
+    };
+  };
+  const [vectorPlace, wordPlace] = [placeIn(vectorIds), placeIn(wordIds)];
+  return fused.map(({ id, relevance }) => ({ id, relevance, places: { vector: vectorPlace(id), words: wordPlace(id) } }));
+}
+
+/** Scores are reported to 6 decimals: float32 vectors carry no more. */
+export const round = (value: number) => Math.round(value * 1e6) / 1e6;
