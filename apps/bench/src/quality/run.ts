@@ -20,7 +20,7 @@
  *
  * Each through the product's three rankings: `vector` (cosine alone), the word ranking alone
  * (BM25, the store's own word search) and `hybrid`, the product default (their reciprocal rank
- * fusion, core/services/search-service.ts). Writes apps/bench/results/quality.json, the
+ * fusion, core/services/hybrid-ranking.ts). Writes apps/bench/results/quality.json, the
  * "Retrieval quality" section of docs/benchmarks.md and SVG plots in docs/benchmarks/.
  *
  * Usage: pnpm bench:quality [--models a,b] [--datasets yc,equities] [--sample 5000] [--seed 1]
