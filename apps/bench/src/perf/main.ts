@@ -5,7 +5,8 @@
  *   pnpm bench:perf [-- --scales 10k,100k,1m] [--duration 8] [--warmup 2] [--concurrency 1,16]
  *                   [--real-yc 1000] [--real-equities 1000] [--es-heap 4g] [--es-port 9290]
  *                   [--seed 42] [--noise 0.35] [--shared] [--skip-import] [--keep] [--fresh]
- *                   [--report-only] [--skip-docs] [--out file]
+ *                   [--report-only] [--skip-docs] [--out file] [--rankings hybrid,vector]
+ *                   [--backends embedded,embedded-exact,elasticsearch]
  *
  * Per run: a clean Elasticsearch node of its own (tools/elasticsearch-node, ES_PORT 9290, state in
  * .orgsim/elasticsearch-bench-9290), stopped at the end; the product importer embeds a real subset
@@ -14,6 +15,9 @@
  * path for vectors computed elsewhere: import throughput with vectors given), one server per
  * backend is started on it, recall at 10 of Elasticsearch against the embedded backend's exact
  * search is measured, and autocannon loads each server per search mode, filter and concurrency. Memory and disk are read after loading and after the load runs.
+ * --backends without elasticsearch writes, starts and measures no Elasticsearch at all: the scale's
+ * Elasticsearch numbers are carried over from its earlier run, and the report says so (a 1m run of
+ * the embedded backend alone takes minutes instead of an hour of Elasticsearch import and merges).
  * Results merge into apps/bench/results/perf.json (scales not run keep their earlier numbers);
  * the "Speed and scale" section of docs/benchmarks.md and its plots are rewritten from it.
  */
@@ -25,7 +29,7 @@ import { findRepoRoot } from "@orgsim/embeddings";
 import { loadConfig } from "@orgsim/runtime";
 import { seededRandom } from "@orgsim/sample-data";
 import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, saveReal } from "./data";
-import { deleteIndices, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
+import { deleteIndices, type EsJvm, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
 import { rawGraphSearch, rawKnnSearch } from "./floor";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
 import { loadTest } from "./load-test";
@@ -46,7 +50,7 @@ import { measureRecall } from "./recall";
 import { writeReport } from "./report";
 import { BACKENDS, type BackendName, type BackendTarget, type RunningServer, runImport, startServer } from "./server";
 import { mean, parseScale, scaleLabel } from "./stats";
-import { currentLoad, diskUsage, machine } from "./system";
+import { currentLoad, diskUsage, machine, type ProcessMemory } from "./system";
 import type { PerfResults, ScaleResult } from "./types";
 
 const argv = process.argv.slice(2).filter((a) => a !== "--");
@@ -92,6 +96,8 @@ const loadBackends = args.backends.split(",").map((b) => {
   if (!BACKENDS.includes(b as BackendName)) throw new Error(`--backends: unknown backend "${b}" (${BACKENDS.join(", ")})`);
   return b as BackendName;
 });
+/** Without Elasticsearch among --backends, a scale's Elasticsearch numbers are carried over from its earlier run (see runScale). */
+const withElasticsearch = loadBackends.includes("elasticsearch");
 const seed = Number(args.seed);
 const noise = Number(args.noise);
 const forceMergeUpTo = parseScale(args["force-merge-up-to"]);
@@ -158,8 +164,12 @@ process.on("SIGINT", () => {
 
 try {
   mkdirSync(workDir, { recursive: true });
-  es = await startEsNode(repo, { port: Number(args["es-port"]), heap: args["es-heap"], log });
-  results.machine.elasticsearch = es.version;
+  if (withElasticsearch || !args["skip-import"]) {
+    es = await startEsNode(repo, { port: Number(args["es-port"]), heap: args["es-heap"], log });
+    results.machine.elasticsearch = es.version;
+  } else {
+    results.machine.elasticsearch = previous?.machine.elasticsearch ?? null;
+  }
 
   // --- real organizations: import with embedding (the product importer), then their vectors ---
   const realFile = join(workDir, "real.json");
@@ -168,6 +178,8 @@ try {
     log(`--skip-import: reusing the real organizations and vectors of an earlier run (${realFile})`);
     real = loadReal(realFile);
   } else {
+    if (!es) throw new Error("unreachable: the Elasticsearch node starts whenever the real organizations are imported");
+    const node = es;
     const [yc, equities] = corpora(repo) as [ReturnType<typeof corpora>[number], ReturnType<typeof corpora>[number]];
     const subsets: RealSubset[] = [
       await realSubset(yc, Number(args["real-yc"]), join(workDir, "real")),
@@ -180,9 +192,9 @@ try {
     };
     const importDir = join(workDir, "import-embedded");
     rmSync(importDir, { recursive: true, force: true });
-    await deleteIndices(es, "perf-import");
+    await deleteIndices(node, "perf-import");
     for (const backend of ["embedded", "elasticsearch"] as const) {
-      const target: BackendTarget = backend === "embedded" ? { backend, dataDir: importDir } : { backend, esUrl: es.url, indexPrefix: "perf-import" };
+      const target: BackendTarget = backend === "embedded" ? { backend, dataDir: importDir } : { backend, esUrl: node.url, indexPrefix: "perf-import" };
       const perCorpus: Record<string, { organizations: number; failed: number; importer_s: number; wall_s: number; per_second: number }> = {};
       for (const subset of subsets) {
         log(`import with embedding: ${subset.organizations.length} ${subset.corpus.name} organizations into ${backend} (orgsim import) ...`);
@@ -210,7 +222,7 @@ try {
     );
     saveReal(realFile, real.model, real.records);
     rmSync(importDir, { recursive: true, force: true });
-    await deleteIndices(es, "perf-import");
+    await deleteIndices(node, "perf-import");
     save(results);
   }
 
@@ -224,7 +236,7 @@ try {
   for (const scale of scales) {
     const label = scaleLabel(scale);
     log(`=== ${label}: ${scale.toLocaleString("en")} organizations ===`);
-    results.scales[label] = await runScale(es, dataset, real.model, scale);
+    results.scales[label] = await runScale(withElasticsearch ? es : null, dataset, real.model, scale);
     results.machine.load_at_end = currentLoad();
     save(results);
     log(`${label} done in ${formatDuration(results.scales[label].run.seconds)}; results in ${outFile}`);
@@ -237,39 +249,50 @@ save(results);
 if (!args["skip-docs"]) await writeReport(repo, results, log);
 log(`done in ${formatDuration((performance.now() - runStarted) / 1000)}`);
 
-async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scale: number): Promise<ScaleResult> {
+async function runScale(node: EsNode | null, dataset: Dataset, model: VectorModel, scale: number): Promise<ScaleResult> {
   const started = performance.now();
   const label = scaleLabel(scale);
+  const earlier = previous?.scales[label];
+  if (!node && !earlier)
+    throw new Error(`--backends ${args.backends}: without Elasticsearch, ${label} needs an earlier run to carry its Elasticsearch numbers over from`);
   const loadAtStart = currentLoad();
   const dataDir = join(workDir, `s-${label}`, "embedded");
   const prefix = `perf-${label}`;
 
   // Filter selectivity, from the generated records (the same predicate the stores apply).
   const matches = countMatches(dataset, scale);
-  const written = await writeScale(node, dataset, model, scale, dataDir, prefix);
+  const written = await writeEmbedded(dataset, model, scale, dataDir);
+  const esWritten = node ? await writeElasticsearch(node, dataset, model, scale, prefix) : null;
 
-  const { embedded, exact, elastic } = await startServers(node, dataDir, prefix);
+  const embedded = await startScaleServer({ backend: "embedded", dataDir });
+  // The exact server is the recall reference; unless its own speed is measured, one process spares the memory of a second copy.
+  const exact = await startScaleServer({ backend: "embedded-exact", dataDir }, loadBackends.includes("embedded-exact") ? undefined : 1);
+  const elastic = node ? await startScaleServer({ backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix }) : null;
+  const byBackend: ScaleServers = { embedded, "embedded-exact": exact, ...(elastic ? { elasticsearch: elastic } : {}) };
   const embeddedMemStart = embedded.memory();
-  const esMemStart = elastic.memory();
-  const jvmStart = await jvmStats(node);
+  const esMemStart = elastic?.memory() ?? null;
+  const jvmStart = node ? await jvmStats(node) : null;
 
   const queries = scaleQueries(dataset, scale);
-  log("recall at 10 of elasticsearch against exact search (the embedded backend with ORGSIM_VECTOR_INDEX=exact) ...");
-  const recall = await recallTable(exact.baseUrl, elastic.baseUrl, queries, "");
+  let recall: ScaleResult["recall"] | null = null;
+  if (elastic) {
+    log("recall at 10 of elasticsearch against exact search (the embedded backend with ORGSIM_VECTOR_INDEX=exact) ...");
+    recall = await recallTable(exact.baseUrl, elastic.baseUrl, queries, "");
+  }
   log("recall at 10 of the embedded backend's HNSW graphs against exact search ...");
   const embeddedRecall = await recallTable(exact.baseUrl, embedded.baseUrl, queries, "embedded: ");
-  const load = await loadRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, queries);
-  const lookup = await lookupRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, lookupPaths(scaleNames(dataset, scale)));
-  const explain = await explainRuns({ embedded, "embedded-exact": exact, elasticsearch: elastic }, queries);
+  const load = await loadRuns(byBackend, queries);
+  const lookup = await lookupRuns(byBackend, lookupPaths(scaleNames(dataset, scale)));
+  const explain = await explainRuns(byBackend, queries);
   const floor = rawGraphSearch(dataDir, queries.ids, model.dimension);
   log(`embedded floor: usearch's own top-10 search on the profile graph, p50 ${floor.latency_ms.p50} ms, p99 ${floor.latency_ms.p99} ms`);
-  const esFloor = await rawKnnSearch(node.url, prefix, dataDir, queries.ids);
-  log(`elasticsearch floor: its own kNN _search (ids only), p50 ${esFloor.latency_ms.p50} ms, p99 ${esFloor.latency_ms.p99} ms`);
+  const esPart =
+    node && esWritten && elastic && jvmStart
+      ? await elasticsearchPart(node, prefix, dataDir, queries, esWritten, { server: elastic, memoryAfterStart: esMemStart, jvmStart, exactUrl: exact.baseUrl })
+      : null;
 
-  const esMemoryAfterLoad = elastic.memory();
-  const jvmAfterLoad = await jvmStats(node);
-  const merged = scale <= forceMergeUpTo ? await forceMergedRun(node, prefix, exact.baseUrl, elastic.baseUrl, queries) : null;
-
+  // Elasticsearch left out: its numbers, and the run they come from, carried over from the scale's earlier run.
+  const carried = <T extends { backend: BackendName }>(rows: T[] | undefined): T[] => (esPart ? [] : (rows ?? []).filter((r) => r.backend === "elasticsearch"));
   const result: ScaleResult = {
     organizations: scale,
     real_organizations: Math.min(scale, dataset.real.length),
@@ -283,78 +306,102 @@ async function runScale(node: EsNode, dataset: Dataset, model: VectorModel, scal
       git_commit: results.machine.git_commit,
       server_workers: loadConfig({ ORGSIM_WORKERS: process.env.ORGSIM_WORKERS }).workers,
     },
+    ...(esPart ? {} : { elasticsearch_run: earlier?.elasticsearch_run ?? earlier?.run }),
     filter_matches: matches,
     embedded: {
-      import_vectors_given: written.embeddedLoad,
-      disk_bytes: written.embeddedDisk,
+      import_vectors_given: written.load,
+      disk_bytes: written.disk,
       server_start_s: round(embedded.startSeconds),
       server_memory_after_start: embeddedMemStart,
       server_memory_after_load: embedded.memory(),
       raw_graph_search: floor,
     },
-    elasticsearch: {
-      import_vectors_given: written.esLoad,
-      merge_settle_s: round(written.settleSeconds),
-      index: written.esIndex,
-      server_start_s: round(elastic.startSeconds),
-      server_memory_after_start: esMemStart,
-      server_memory_after_load: esMemoryAfterLoad,
-      jvm_after_start: jvmStart,
-      jvm_after_load: jvmAfterLoad,
-      raw_knn_search: esFloor,
-      force_merged: merged,
-    },
-    recall,
+    elasticsearch: esPart ?? (earlier as ScaleResult).elasticsearch,
+    recall: recall ?? (earlier as ScaleResult).recall,
     embedded_recall: embeddedRecall,
-    load,
-    lookup,
-    explain,
+    load: [...load, ...carried(earlier?.load)],
+    lookup: [...lookup, ...carried(earlier?.lookup)],
+    explain: [...explain, ...carried(earlier?.explain)],
   };
   for (const server of servers.splice(0)) await server.stop();
   if (!args.keep) {
     rmSync(join(workDir, `s-${label}`), { recursive: true, force: true });
-    await deleteIndices(node, prefix);
+    if (node) await deleteIndices(node, prefix);
   }
   result.run.seconds = round((performance.now() - started) / 1000);
   return result;
 }
 
-/** Writes the scale's organizations with their vectors given through OrganizationService.upsertMany on each backend, from empty; Elasticsearch until its merges settle. */
-async function writeScale(node: EsNode, dataset: Dataset, model: VectorModel, scale: number, dataDir: string, prefix: string) {
+type ScaleServers = Partial<Record<BackendName, RunningServer>>;
+
+/** The server of a backend whose runs were asked for (--backends); Elasticsearch's is absent only when it is left out. */
+function serverOf(byBackend: ScaleServers, backend: BackendName): RunningServer {
+  const server = byBackend[backend];
+  if (!server) throw new Error(`no ${backend} server in this run`);
+  return server;
+}
+
+/** Elasticsearch's side of a scale: its import, the server's memory and the JVM's, its floor, and the force-merged run. */
+async function elasticsearchPart(
+  node: EsNode,
+  prefix: string,
+  dataDir: string,
+  queries: ScaleQueries,
+  written: Awaited<ReturnType<typeof writeElasticsearch>>,
+  running: { server: RunningServer; memoryAfterStart: ProcessMemory | null; jvmStart: EsJvm; exactUrl: string },
+): Promise<ScaleResult["elasticsearch"]> {
+  const esFloor = await rawKnnSearch(node.url, prefix, dataDir, queries.ids);
+  log(`elasticsearch floor: its own kNN _search (ids only), p50 ${esFloor.latency_ms.p50} ms, p99 ${esFloor.latency_ms.p99} ms`);
+  const memoryAfterLoad = running.server.memory();
+  const jvmAfterLoad = await jvmStats(node);
+  const scale = queries.scale;
+  const merged = scale <= forceMergeUpTo ? await forceMergedRun(node, prefix, running.exactUrl, running.server.baseUrl, queries) : null;
+  return {
+    import_vectors_given: written.load,
+    merge_settle_s: round(written.settleSeconds),
+    index: written.index,
+    server_start_s: round(running.server.startSeconds),
+    server_memory_after_start: running.memoryAfterStart,
+    server_memory_after_load: memoryAfterLoad,
+    jvm_after_start: running.jvmStart,
+    jvm_after_load: jvmAfterLoad,
+    raw_knn_search: esFloor,
+    force_merged: merged,
+  };
+}
+
+/** Writes the scale's organizations with their vectors given through OrganizationService.upsertMany into the embedded backend, from empty. */
+async function writeEmbedded(dataset: Dataset, model: VectorModel, scale: number, dataDir: string) {
   rmSync(dataDir, { recursive: true, force: true });
-  await deleteIndices(node, prefix);
   log(`embedded: writing ${scale.toLocaleString("en")} organizations with their vectors given (OrganizationService.upsertMany, ${LOAD_BATCH} a call) ...`);
-  const embeddedLoad = await loadEmbedded(dataDir, dataset, scale, model, log);
-  const embeddedDisk = diskUsage(dataDir);
+  const load = await loadEmbedded(dataDir, dataset, scale, model, log);
+  return { load, disk: diskUsage(dataDir) };
+}
+
+/** The same into Elasticsearch, from empty, until its merges settle. */
+async function writeElasticsearch(node: EsNode, dataset: Dataset, model: VectorModel, scale: number, prefix: string) {
+  await deleteIndices(node, prefix);
   log(
     `elasticsearch: writing ${scale.toLocaleString("en")} organizations with their vectors given (OrganizationService.upsertMany, ${LOAD_BATCH} a call, one bulk each, one refresh at the end) ...`,
   );
-  const esLoad = await loadElasticsearch(node.url, prefix, dataset, scale, model, log);
+  const load = await loadElasticsearch(node.url, prefix, dataset, scale, model, log);
   const settleSeconds = await settle(node, prefix, log);
-  const esIndex = await indexStats(node, prefix);
-  log(
-    `  elasticsearch: merges settled after ${settleSeconds.toFixed(1)} s; ${esIndex.segments} segments, store ${(esIndex.store_bytes / 2 ** 20).toFixed(0)} MiB`,
-  );
-  return { embeddedLoad, embeddedDisk, esLoad, settleSeconds, esIndex };
+  const index = await indexStats(node, prefix);
+  log(`  elasticsearch: merges settled after ${settleSeconds.toFixed(1)} s; ${index.segments} segments, store ${(index.store_bytes / 2 ** 20).toFixed(0)} MiB`);
+  return { load, settleSeconds, index };
 }
 
-/** One server per backend on the scale's data (stopped by cleanUp if the run is interrupted); both embedded ones share the data directory. */
-async function startServers(node: EsNode, dataDir: string, prefix: string) {
-  log("starting one server per backend ...");
-  const start = async (target: BackendTarget): Promise<RunningServer> => {
-    const server = await startServer(repo, target);
-    servers.push(server);
-    log(`  ${target.backend} ready in ${server.startSeconds.toFixed(1)} s (${server.baseUrl})`);
-    return server;
-  };
-  const embedded = await start({ backend: "embedded", dataDir });
-  const exact = await start({ backend: "embedded-exact", dataDir });
-  const elastic = await start({ backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix });
-  return { embedded, exact, elastic };
+/** A server on the scale's data, stopped by cleanUp if the run is interrupted (both embedded ones share the data directory). */
+async function startScaleServer(target: BackendTarget, workers?: number): Promise<RunningServer> {
+  const server = await startServer(repo, target, { workers });
+  servers.push(server);
+  log(`  ${target.backend} ready in ${server.startSeconds.toFixed(1)} s (${server.baseUrl})`);
+  return server;
 }
 
 /** A scale's queries: 200 organization ids sampled from its dataset (real and synthetic alike), and the fixed texts. */
 interface ScaleQueries {
+  scale: number;
   ids: number[];
   of(mode: Mode): (number | string)[];
 }
@@ -362,7 +409,7 @@ interface ScaleQueries {
 function scaleQueries(dataset: Dataset, scale: number): ScaleQueries {
   const random = seededRandom(seed + scale);
   const ids = Array.from({ length: 200 }, () => dataset.idOf(Math.floor(random() * scale)));
-  return { ids, of: (mode) => (mode === "organization" ? ids : mode === "description" ? [...DESCRIPTION_QUERIES] : [...CUSTOMER_QUERIES]) };
+  return { scale, ids, of: (mode) => (mode === "organization" ? ids : mode === "description" ? [...DESCRIPTION_QUERIES] : [...CUSTOMER_QUERIES]) };
 }
 
 /** Recall at 10 of an approximate server against the exact one, per mode and filter (100 of the ids). */
@@ -381,7 +428,7 @@ async function recallTable(exactUrl: string, approximateUrl: string, queries: Sc
 }
 
 /** Latency and throughput of every backend, mode, filter, ranking and connection count. */
-async function loadRuns(byBackend: Record<BackendName, { baseUrl: string }>, queries: ScaleQueries): Promise<ScaleResult["load"]> {
+async function loadRuns(byBackend: ScaleServers, queries: ScaleQueries): Promise<ScaleResult["load"]> {
   const load: ScaleResult["load"] = [];
   for (const backend of loadBackends) {
     for (const mode of MODES) {
@@ -389,7 +436,7 @@ async function loadRuns(byBackend: Record<BackendName, { baseUrl: string }>, que
         for (const ranking of rankings) {
           const paths = queries.of(mode).map((q) => searchPath(mode, q, filter, ranking));
           for (const connections of concurrencies) {
-            const r = await loadTest(byBackend[backend].baseUrl, paths, connections, durationS, warmupS);
+            const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, connections, durationS, warmupS);
             load.push({ backend, mode, filter, ranking, ...r });
             log(
               `  ${backend.padEnd(13)} ${mode.padEnd(12)} ${filter.padEnd(11)} ${ranking.padEnd(6)} c=${String(connections).padEnd(3)} ` +
@@ -411,12 +458,12 @@ function scaleNames(dataset: Dataset, scale: number): string[] {
 }
 
 /** The default search (similar to an organization, hybrid, no filter) with explain=true, at the lowest concurrency: its cost against the load run without it. */
-async function explainRuns(byBackend: Record<BackendName, { baseUrl: string }>, queries: ScaleQueries): Promise<NonNullable<ScaleResult["explain"]>> {
+async function explainRuns(byBackend: ScaleServers, queries: ScaleQueries): Promise<NonNullable<ScaleResult["explain"]>> {
   const explain: NonNullable<ScaleResult["explain"]> = [];
   const paths = queries.ids.map((q) => `${searchPath("organization", q, "none", "hybrid")}&explain=true`);
   const low = Math.min(...concurrencies);
   for (const backend of loadBackends.filter((b) => b !== "embedded-exact")) {
-    const r = await loadTest(byBackend[backend].baseUrl, paths, low, durationS, warmupS);
+    const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, low, durationS, warmupS);
     explain.push({ backend, ...r });
     log(`  ${backend.padEnd(13)} organization none hybrid explain=true c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms`);
   }
@@ -424,11 +471,11 @@ async function explainRuns(byBackend: Record<BackendName, { baseUrl: string }>, 
 }
 
 /** Latency and throughput of type-ahead lookups by name on every backend (the exact server shares the embedded store, so it is left out). */
-async function lookupRuns(byBackend: Record<BackendName, { baseUrl: string }>, paths: string[]): Promise<NonNullable<ScaleResult["lookup"]>> {
+async function lookupRuns(byBackend: ScaleServers, paths: string[]): Promise<NonNullable<ScaleResult["lookup"]>> {
   const lookup: NonNullable<ScaleResult["lookup"]> = [];
   for (const backend of loadBackends.filter((b) => b !== "embedded-exact")) {
     for (const connections of concurrencies) {
-      const r = await loadTest(byBackend[backend].baseUrl, paths, connections, durationS, warmupS);
+      const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, connections, durationS, warmupS);
       lookup.push({ backend, ...r });
       log(
         `  ${backend.padEnd(13)} lookup by name c=${String(connections).padEnd(3)} ` +

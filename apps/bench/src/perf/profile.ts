@@ -56,7 +56,7 @@ const ranking = oneOf<RankingName>("ranking", args.ranking, RANKINGS);
 const repo = findRepoRoot();
 const dataDir = resolve(repo, args["data-dir"]);
 const profileDir = mkdtempSync(join(tmpdir(), "orgsim-profile-"));
-const server = await startServer(repo, { backend, dataDir }, 60 * 60_000, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]);
+const server = await startServer(repo, { backend, dataDir }, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] });
 
 const ids = organizationIds(dataDir);
 const queries = mode === "organization" ? ids : mode === "description" ? ["payments for small shops"] : ["dental clinics"];

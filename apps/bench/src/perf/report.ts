@@ -73,6 +73,13 @@ export function markdown(results: PerfResults): string {
   ].join("\n");
 }
 
+/** Says where a scale's Elasticsearch numbers come from when its run left Elasticsearch out. */
+function carriedNote(s: ScaleResult): string {
+  const from = s.elasticsearch_run;
+  if (!from) return "";
+  return ` The Elasticsearch columns and figures of this scale are from an earlier run (${from.date.slice(0, 10)}, commit \`${(from.git_commit ?? "?").slice(0, 12)}\`, \`${from.command}\`): this run (\`${s.run.command}\`) left Elasticsearch out.`;
+}
+
 function setupSection({ results, scales }: ReportContext): string[] {
   const m = results.machine;
   const dates = [...new Set(scales.map(([, s]) => s.run.date.slice(0, 10)))].join(", ");
@@ -202,7 +209,7 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
     });
     out.push(
       `**${label}** (${n0(s.organizations)} organizations; broad filter matches ${pct(s.filter_matches.broad.share)}, restrictive ${pct(s.filter_matches.restrictive.share)}; ` +
-        `each orgsim server ${s.run.server_workers ? `ran ${s.run.server_workers} worker process${s.run.server_workers > 1 ? "es" : ""} (\`ORGSIM_WORKERS\`; the default is one a core)` : "ran one process (before `ORGSIM_WORKERS`)"}). Latency in ms.`,
+        `each orgsim server ${s.run.server_workers ? `ran ${s.run.server_workers} worker process${s.run.server_workers > 1 ? "es" : ""} (\`ORGSIM_WORKERS\`; the default is one a core)` : "ran one process (before `ORGSIM_WORKERS`)"}). Latency in ms.${carriedNote(s)}`,
       "",
       `| mode | filter | ranking | ${header.join(" | ")} |`,
       `|---|---|---|${backends.map(() => "---:|---:|---:|").join("")}`,

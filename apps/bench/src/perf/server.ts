@@ -38,12 +38,21 @@ export interface RunningServer {
 
 const serverDir = (repo: string) => join(repo, "apps", "server");
 
-export async function startServer(repo: string, target: BackendTarget, timeoutMs = 60 * 60_000, nodeArgs: string[] = []): Promise<RunningServer> {
+export async function startServer(
+  repo: string,
+  target: BackendTarget,
+  { timeoutMs = 60 * 60_000, nodeArgs = [], workers }: { timeoutMs?: number; nodeArgs?: string[]; workers?: number } = {},
+): Promise<RunningServer> {
   const server = await startOrgsimServe({
     nodeArgs,
     serverDir: serverDir(repo),
     // The product's default worker count (one a core) unless the bench is told otherwise.
-    env: { ...backendEnv(target), ORGSIM_SAMPLE_SIZE: "0", ORGSIM_SHUTDOWN_TIMEOUT_MS: "5000", ORGSIM_WORKERS: process.env.ORGSIM_WORKERS || "auto" },
+    env: {
+      ...backendEnv(target),
+      ORGSIM_SAMPLE_SIZE: "0",
+      ORGSIM_SHUTDOWN_TIMEOUT_MS: "5000",
+      ORGSIM_WORKERS: workers ? String(workers) : process.env.ORGSIM_WORKERS || "auto",
+    },
     timeoutMs,
     keepOutputChars: 100_000,
   });

@@ -51,6 +51,8 @@ export interface ScaleResult {
   organizations: number;
   real_organizations: number;
   run: RunInfo & { seconds: number };
+  /** When this run left Elasticsearch out (--backends): the earlier run its Elasticsearch numbers (and rows) were carried over from. */
+  elasticsearch_run?: RunInfo & { seconds: number };
   filter_matches: Record<FilterLevel, { organizations: number; share: number }>;
   embedded: {
     /** vector_index_build_s: building the HNSW graphs after the records were written (absent in runs before the graphs). */
