@@ -210,13 +210,14 @@ export class LexicalIndex {
     let taken = 0;
     let threshold = Number.NEGATIVE_INFINITY;
     for (; taken < terms.length; taken++) {
-      // The size-th best can beat what is left only once the best does (checked first: it is free).
-      const left = (terms[taken] as QueryTerm).left;
-      if (touched.length >= size && left < top) {
+      const term = terms[taken] as QueryTerm;
+      // The size-th best can beat what is left only once the best does (checked first: it is free);
+      // then a counting pass tells whether it does, and only then is the size-th best found.
+      if (touched.length >= size && term.left < top && this.countAbove(touched, term.left, size) === size) {
         threshold = this.best(touched, size);
-        if (threshold > left) break;
+        break;
       }
-      top = Math.max(top, this.accumulate(terms[taken] as QueryTerm, allowed, touched));
+      top = Math.max(top, this.accumulate(term, allowed, touched));
     }
     const reachable = taken < terms.length ? this.lookUp(terms.slice(taken), touched, threshold) : touched;
     const best = new TopK(size, ids);
@@ -315,6 +316,14 @@ export class LexicalIndex {
       if (marks[slot]) scores[slot] = (scores[slot] as number) + this.termScore(term, slot, freqs[j] as number);
     }
     for (const slot of slots) marks[slot] = 0;
+  }
+
+  /** How many of `slots` score above `bound`, counted up to `enough` (a pass without the sorting of best()). */
+  private countAbove(slots: readonly number[], bound: number, enough: number): number {
+    const scores = this.scores;
+    let count = 0;
+    for (let i = 0; i < slots.length && count < enough; i++) if ((scores[slots[i] as number] as number) > bound) count++;
+    return count;
   }
 
   /** The `rank`-th best score among `slots`. */
