@@ -96,20 +96,7 @@ export class OrganizationSearch {
       if (!info) return new Map();
       assertQueryDimension(vector.length, info.dimension);
       if (!this.floatScores(info.type)) return this.similaritiesFromSource(vector, field, unique);
-      const response = await this.client.search({
-        index: this.name.alias,
-        knn: {
-          field,
-          query_vector: Array.from(vector),
-          k: unique.length,
-          num_candidates: unique.length,
-          filter: { ids: { values: unique.map(String) } },
-          ...(isQuantized(info.type) ? { rescore_vector: { oversample: this.config.oversample } } : {}),
-        },
-        size: unique.length,
-        _source: false,
-        track_total_hits: false,
-      });
+      const response = await this.client.search({ index: this.name.alias, ...knnOfIds(vector, field, unique, info.type, this.config.oversample) });
       return new Map(response.hits.hits.map((hit) => [Number(hit._id), cosineOfScore(hit._score)]));
     });
   }
@@ -132,7 +119,7 @@ export class OrganizationSearch {
    * the float vectors; not for quantized ones without re-scoring (oversample 0).
    */
   private floatScores(type: VectorIndexType): boolean {
-    return !isQuantized(type) || this.config.oversample > 0;
+    return hasFloatScores(type, this.config.oversample);
   }
 
   /**
@@ -225,8 +212,31 @@ export class OrganizationSearch {
   }
 }
 
+/** Whether Elasticsearch's scores are the float vectors' cosines (OrganizationSearch.floatScores). */
+export const hasFloatScores = (type: VectorIndexType, oversample: number) => !isQuantized(type) || oversample > 0;
+
+/**
+ * A kNN search body restricted to `ids` (unique): every one of them that has a `field` vector is a
+ * hit, scored with Elasticsearch's float32 cosine (exact over so few; quantized indexes re-score).
+ */
+export function knnOfIds(vector: Float32Array, field: string, ids: number[], type: VectorIndexType, oversample: number) {
+  return {
+    knn: {
+      field,
+      query_vector: Array.from(vector),
+      k: ids.length,
+      num_candidates: ids.length,
+      filter: { ids: { values: ids.map(String) } },
+      ...(isQuantized(type) ? { rescore_vector: { oversample } } : {}),
+    },
+    size: ids.length,
+    _source: false,
+    track_total_hits: false,
+  } satisfies estypes.SearchRequest;
+}
+
 /** Elasticsearch's own cosine (float32): a kNN `_score` is (1 + cosine) / 2. */
-const cosineOfScore = (score: number | null | undefined) => 2 * (score ?? 0) - 1;
+export const cosineOfScore = (score: number | null | undefined) => 2 * (score ?? 0) - 1;
 
 /** Elasticsearch's own cosines (re-scored with the float vectors when quantized), in its order: score desc, id asc. */
 function clusterScores(hits: KnnHit[], minScore: number): ScoredHit[] {
