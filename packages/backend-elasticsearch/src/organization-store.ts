@@ -31,7 +31,7 @@ import { OrganizationLookup } from "./organization-lookup";
 import { OrganizationSearch } from "./organization-search";
 import { OrganizationTerms } from "./organization-terms";
 
-export { MAX_CANDIDATES, type SearchPlan } from "./organization-search";
+export { MAX_CANDIDATES, type SearchPlan } from "./search-plan";
 
 export class ElasticsearchOrganizationStore implements OrganizationStore {
   readonly backend = "elasticsearch" as const;
