@@ -6,6 +6,7 @@ import type { estypes } from "@elastic/elasticsearch";
 import {
   BM25,
   domainKey,
+  hasExplicitCustomerText,
   LEXICAL_STOP_WORDS,
   lexicalTextsOf,
   nameWords,
@@ -29,10 +30,10 @@ export const TEXT_FIELD: Record<VectorKind, "profile_text" | "customer_text"> = 
 };
 
 /**
- * Schema 2 added the word fields, schema 3 the lookup keys; older indexes are upgraded in place
- * (organization-index.ts).
+ * Schema 2 added the word fields, schema 3 the lookup keys, schema 4 `customer_stated`; older
+ * indexes are upgraded in place (organization-index.ts).
  */
-export const ORGSIM_SCHEMA = 3;
+export const ORGSIM_SCHEMA = 4;
 
 /**
  * The analysis and similarity of the word fields, built from the core's definitions so that
@@ -52,7 +53,7 @@ export const WORD_FIELD: estypes.MappingTextProperty = { type: "text", analyzer:
 
 /** The index `_meta`: which model the vectors come from (read back by vectorModel()). */
 export interface IndexMeta {
-  orgsim_schema: 1 | 2 | 3;
+  orgsim_schema: 1 | 2 | 3 | 4;
   model_id: string | null;
   dimension: number;
 }
@@ -80,6 +81,8 @@ export interface OrganizationDocument {
   name_key: string;
   name_words: string[];
   domain_key?: string;
+  /** The data states its customers (hasExplicitCustomerText): read from doc values by customer-base search, which then parses no `_source`. */
+  customer_stated: boolean;
   /** The organization as returned by reads (not indexed). */
   doc: Organization;
 }
@@ -88,6 +91,8 @@ const keyword = { type: "keyword" } as const;
 
 /** The schema-3 fields (derivedFieldsOf). */
 export const LOOKUP_FIELDS = { name_key: keyword, name_words: keyword, domain_key: keyword } satisfies Record<string, estypes.MappingProperty>;
+/** The schema-4 field (derivedFieldsOf). */
+export const STATED_FIELD = { customer_stated: { type: "boolean" } } satisfies Record<string, estypes.MappingProperty>;
 
 export function organizationMappings(dimension: number, indexType: VectorIndexType, model: VectorModel | null): estypes.MappingTypeMapping {
   const vector: estypes.MappingDenseVectorProperty = {
@@ -119,6 +124,7 @@ export function organizationMappings(dimension: number, indexType: VectorIndexTy
       profile_text: WORD_FIELD,
       customer_text: WORD_FIELD,
       ...LOOKUP_FIELDS,
+      ...STATED_FIELD,
       doc: { type: "object", enabled: false },
     },
   };
@@ -153,11 +159,11 @@ export function toDocument({ organization: o, profileVector, customerVector }: O
   return doc;
 }
 
-/** The fields of an organization's document computed from the organization: the word texts and the lookup keys. */
+/** The fields of an organization's document computed from the organization: the word texts, the lookup keys and whether its customers are stated. */
 export function derivedFieldsOf(
   o: Organization,
   hasCustomerVector: boolean,
-): Pick<OrganizationDocument, "profile_text" | "customer_text" | "name_key" | "name_words" | "domain_key"> {
+): Pick<OrganizationDocument, "profile_text" | "customer_text" | "name_key" | "name_words" | "domain_key" | "customer_stated"> {
   const texts = lexicalTextsOf(o);
   const words = nameWords(o.name);
   const domain = o.domain ? domainKey(o.domain) : null;
@@ -167,6 +173,7 @@ export function derivedFieldsOf(
     name_key: words.join(" "),
     name_words: [...new Set(words)],
     ...(domain ? { domain_key: domain } : {}),
+    customer_stated: hasExplicitCustomerText(o),
   };
 }
 

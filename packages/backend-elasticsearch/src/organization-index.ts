@@ -2,7 +2,7 @@
  * Administration of the organizations index: what it is (dims, vector type, model and schema, read
  * from its mapping), making it, admitting a model (made again while empty when the dimension
  * changes), and the migration of older indexes to the current schema (schema 2 added the word
- * fields, schema 3 the lookup keys).
+ * fields, schema 3 the lookup keys, schema 4 `customer_stated`).
  *
  * `init`, `vectorModel` and `describe` are store calls and map their errors (`guarded`); the other
  * methods run inside the `guarded` of the document or search call that needs them.
@@ -19,6 +19,7 @@ import {
   ORGSIM_SCHEMA,
   type OrganizationDocument,
   organizationMappings,
+  STATED_FIELD,
   WORD_FIELD,
   WORD_SETTINGS,
 } from "./organization-document";
@@ -220,9 +221,9 @@ export class OrganizationIndex {
 
   private async addDerivedFields(index: string): Promise<void> {
     await this.addWordAnalysis(index);
-    await this.client.indices.putMapping({ index, properties: { profile_text: WORD_FIELD, customer_text: WORD_FIELD, ...LOOKUP_FIELDS } });
-    // name_key is the newest field every document has (possibly empty): without it, a document misses some.
-    const missing = { bool: { must_not: { exists: { field: "name_key" } } } };
+    await this.client.indices.putMapping({ index, properties: { profile_text: WORD_FIELD, customer_text: WORD_FIELD, ...LOOKUP_FIELDS, ...STATED_FIELD } });
+    // customer_stated is the newest field every document has: without it, a document misses some.
+    const missing = { bool: { must_not: { exists: { field: "customer_stated" } } } };
     for await (const ids of scanIds(this.client, index, missing, "id", 500)) await this.writeDerivedFields(index, ids);
     await this.client.indices.refresh({ index });
     const { meta } = this.validate(await this.read());

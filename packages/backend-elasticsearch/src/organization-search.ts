@@ -20,24 +20,8 @@ import { type IndexName, isQuantized, type ResolvedConfig, type VectorIndexType 
 import { guarded } from "./errors";
 import { filterQuery, type OrganizationDocument, TEXT_FIELD, VECTOR_FIELD } from "./organization-document";
 import type { OrganizationIndex } from "./organization-index";
+import { MAX_CANDIDATES, pagePlan, type SearchPlan, widerPlan } from "./search-plan";
 import { cosine, squaredNorm } from "./vector-math";
-
-/** Elasticsearch's ceiling for `k` and `num_candidates`. */
-export const MAX_CANDIDATES = 10_000;
-/** `num_candidates` per hit kept, at least (see ResolvedConfig.numCandidates). */
-const CANDIDATES_PER_HIT = 4;
-/** Hits fetched beyond the page on each side, so exact re-scoring and id tie-breaks see the neighbours. */
-const MARGIN = 10;
-
-export interface SearchPlan {
-  /** `knn.k`: hits ES keeps (the page, and a margin for ties). */
-  k: number;
-  numCandidates: number;
-  from: number;
-  size: number;
-  oversample: number | null;
-  similarity: number | null;
-}
 
 type KnnHit = estypes.SearchHit<Pick<OrganizationDocument, "doc" | "profile_vector" | "customer_vector">>;
 type ScoredHit = { organization: Pick<Organization, "id">; score: number };
@@ -96,20 +80,7 @@ export class OrganizationSearch {
       if (!info) return new Map();
       assertQueryDimension(vector.length, info.dimension);
       if (!this.floatScores(info.type)) return this.similaritiesFromSource(vector, field, unique);
-      const response = await this.client.search({
-        index: this.name.alias,
-        knn: {
-          field,
-          query_vector: Array.from(vector),
-          k: unique.length,
-          num_candidates: unique.length,
-          filter: { ids: { values: unique.map(String) } },
-          ...(isQuantized(info.type) ? { rescore_vector: { oversample: this.config.oversample } } : {}),
-        },
-        size: unique.length,
-        _source: false,
-        track_total_hits: false,
-      });
+      const response = await this.client.search({ index: this.name.alias, ...knnOfIds(vector, field, unique, info.type, this.config.oversample) });
       return new Map(response.hits.hits.map((hit) => [Number(hit._id), cosineOfScore(hit._score)]));
     });
   }
@@ -132,31 +103,7 @@ export class OrganizationSearch {
    * the float vectors; not for quantized ones without re-scoring (oversample 0).
    */
   private floatScores(type: VectorIndexType): boolean {
-    return !isQuantized(type) || this.config.oversample > 0;
-  }
-
-  /**
-   * The knn parameters for a query: ES keeps `keep` hits; the page is fetched with MARGIN hits on
-   * each side, or through the last kept hit (`throughLast`) when a tie must be followed.
-   */
-  plan(query: Pick<VectorQuery, "offset" | "size" | "minScore">, type: VectorIndexType, keep: number, throughLast: boolean): SearchPlan {
-    const k = query.offset + query.size;
-    const numCandidates = this.config.exact ? MAX_CANDIDATES : Math.min(MAX_CANDIDATES, Math.max(this.config.numCandidates, CANDIDATES_PER_HIT * keep));
-    const rescoring = isQuantized(type) && this.config.oversample > 0;
-    // The `similarity` floor is the raw cosine (not the (1 + cos) / 2 score); lowered a little below
-    // min_score because ES computes in float32 (or, without re-scoring, on quantized vectors), then
-    // applied exactly here.
-    const slack = isQuantized(type) && !rescoring ? 0.05 : 1e-5;
-    const similarity = query.minScore !== undefined && query.minScore - slack > -1 ? query.minScore - slack : null;
-    const from = Math.max(0, query.offset - MARGIN);
-    return {
-      k: keep,
-      numCandidates,
-      from,
-      size: (throughLast ? keep : Math.min(keep, k + MARGIN)) - from,
-      oversample: rescoring ? this.config.oversample : null,
-      similarity,
-    };
+    return hasFloatScores(type, this.config.oversample);
   }
 
   /**
@@ -187,46 +134,73 @@ export class OrganizationSearch {
   /** The hits around the page; a tie on the page's last score that runs to the end of the k hits kept is followed further. */
   private async knnHits(query: VectorQuery, type: VectorIndexType, withDocuments: boolean): Promise<{ hits: KnnHit[]; plan: SearchPlan }> {
     const k = query.offset + query.size;
-    let plan = this.plan(query, type, Math.min(MAX_CANDIDATES, k + MARGIN), false);
+    let plan = pagePlan(this.config, query, type);
     for (;;) {
       const hits = await this.knnRequest(query, plan, withDocuments && { vectors: !this.floatScores(type) });
       // The tie may hide lower ids past k: keep more.
       const lastOfPage = hits[k - 1 - plan.from];
       const lastKept = hits[plan.k - 1 - plan.from];
       if (!(plan.k < MAX_CANDIDATES && lastOfPage && lastKept && lastKept._score === lastOfPage._score)) return { hits, plan };
-      plan = this.plan(query, type, Math.min(MAX_CANDIDATES, plan.k * 4), true);
+      plan = widerPlan(this.config, query, type, plan);
     }
   }
 
   /** `documents`: the hits' organizations, with their float vectors when the scores must be computed here. */
   private async knnRequest(query: VectorQuery, plan: SearchPlan, documents: false | { vectors: boolean }): Promise<KnnHit[]> {
-    const field = VECTOR_FIELD[query.kind];
-    const response = await this.client.search<KnnHit["_source"] & object>({
-      index: this.name.alias,
-      knn: {
-        field,
-        query_vector: Array.from(query.vector),
-        k: plan.k,
-        num_candidates: plan.numCandidates,
-        filter: filterQuery(query.filter, query.kind),
-        ...(plan.similarity !== null ? { similarity: plan.similarity } : {}),
-        ...(plan.oversample !== null ? { rescore_vector: { oversample: plan.oversample } } : {}),
-      },
-      // Equal scores by id ascending, within the k hits kept.
-      sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
-      from: plan.from,
-      size: plan.size,
-      // Without documents, no _source at all: ES parses each hit's whole stored source to filter it.
-      // A vector in _source costs more than the search (measured at 100k: +5 ms p50 for 20 hits).
-      _source: documents ? { includes: documents.vectors ? ["doc", field] : ["doc"] } : false,
-      track_total_hits: false,
-    });
+    const response = await this.client.search<KnnHit["_source"] & object>({ index: this.name.alias, ...knnSearchBody(query, plan, documents) });
     return response.hits.hits;
   }
 }
 
+/** The body of a ranking's kNN search for `plan` (search-plan.ts); `documents` as in knnRequest. */
+export function knnSearchBody(query: VectorQuery, plan: SearchPlan, documents: false | { vectors: boolean }) {
+  const field = VECTOR_FIELD[query.kind];
+  return {
+    knn: {
+      field,
+      query_vector: Array.from(query.vector),
+      k: plan.k,
+      num_candidates: plan.numCandidates,
+      filter: filterQuery(query.filter, query.kind),
+      ...(plan.similarity !== null ? { similarity: plan.similarity } : {}),
+      ...(plan.oversample !== null ? { rescore_vector: { oversample: plan.oversample } } : {}),
+    },
+    // Equal scores by id ascending, within the k hits kept.
+    sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
+    from: plan.from,
+    size: plan.size,
+    // Without documents, no _source at all: ES parses each hit's whole stored source to filter it.
+    // A vector in _source costs more than the search (measured at 100k: +5 ms p50 for 20 hits).
+    _source: documents ? { includes: documents.vectors ? ["doc", field] : ["doc"] } : false,
+    track_total_hits: false,
+  } satisfies estypes.SearchRequest;
+}
+
+/** Whether Elasticsearch's scores are the float vectors' cosines (OrganizationSearch.floatScores). */
+export const hasFloatScores = (type: VectorIndexType, oversample: number) => !isQuantized(type) || oversample > 0;
+
+/**
+ * A kNN search body restricted to `ids` (unique): every one of them that has a `field` vector is a
+ * hit, scored with Elasticsearch's float32 cosine (exact over so few; quantized indexes re-score).
+ */
+export function knnOfIds(vector: Float32Array, field: string, ids: number[], type: VectorIndexType, oversample: number) {
+  return {
+    knn: {
+      field,
+      query_vector: Array.from(vector),
+      k: ids.length,
+      num_candidates: ids.length,
+      filter: { ids: { values: ids.map(String) } },
+      ...(isQuantized(type) ? { rescore_vector: { oversample } } : {}),
+    },
+    size: ids.length,
+    _source: false,
+    track_total_hits: false,
+  } satisfies estypes.SearchRequest;
+}
+
 /** Elasticsearch's own cosine (float32): a kNN `_score` is (1 + cosine) / 2. */
-const cosineOfScore = (score: number | null | undefined) => 2 * (score ?? 0) - 1;
+export const cosineOfScore = (score: number | null | undefined) => 2 * (score ?? 0) - 1;
 
 /** Elasticsearch's own cosines (re-scored with the float vectors when quantized), in its order: score desc, id asc. */
 function clusterScores(hits: KnnHit[], minScore: number): ScoredHit[] {

@@ -4,11 +4,12 @@
  * fields for every filter, the texts searched by words, and the organization itself.
  *
  * A facade over parts, each with one reason to change: document I/O (organization-documents.ts),
- * search (organization-search.ts), term statistics (organization-terms.ts), lookup by name and
+ * search (organization-search.ts), customer-base search's figures (organization-figures.ts), term statistics (organization-terms.ts), lookup by name and
  * domain (organization-lookup.ts), and index administration and migration (organization-index.ts).
  */
 import type { Client } from "@elastic/elasticsearch";
 import type {
+  CustomerBaseFigures,
   LookupQuery,
   LookupTiers,
   Organization,
@@ -24,12 +25,13 @@ import type {
 } from "@orgsim/core";
 import type { IndexName, ResolvedConfig } from "./config";
 import { OrganizationDocuments } from "./organization-documents";
+import { OrganizationFigures } from "./organization-figures";
 import { type IndexInfo, OrganizationIndex } from "./organization-index";
 import { OrganizationLookup } from "./organization-lookup";
 import { OrganizationSearch } from "./organization-search";
 import { OrganizationTerms } from "./organization-terms";
 
-export { MAX_CANDIDATES, type SearchPlan } from "./organization-search";
+export { MAX_CANDIDATES, type SearchPlan } from "./search-plan";
 
 export class ElasticsearchOrganizationStore implements OrganizationStore {
   readonly backend = "elasticsearch" as const;
@@ -37,6 +39,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
   private readonly index: OrganizationIndex;
   private readonly documents: OrganizationDocuments;
   private readonly searches: OrganizationSearch;
+  private readonly figures: OrganizationFigures;
   private readonly terms: OrganizationTerms;
   private readonly lookup: OrganizationLookup;
 
@@ -49,6 +52,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
     this.index = new OrganizationIndex(client, config, name);
     this.documents = new OrganizationDocuments(client, config, name, this.index);
     this.searches = new OrganizationSearch(client, config, name, this.index);
+    this.figures = new OrganizationFigures(client, config, name, this.index);
     this.terms = new OrganizationTerms(client, config, name, this.index);
     this.lookup = new OrganizationLookup(client, config, name, this.index);
   }
@@ -110,6 +114,10 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
 
   similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
     return this.searches.similarities(vector, kind, ids);
+  }
+
+  customerBaseFigures(vector: Float32Array, ids: number[]): Promise<Map<number, CustomerBaseFigures>> {
+    return this.figures.customerBaseFigures(vector, ids);
   }
 
   lookUp(query: LookupQuery): Promise<LookupTiers> {

@@ -51,7 +51,7 @@ describe("elasticsearch: the index, its mapping and kNN", () => {
     const aliases = await client.indices.getAlias({ name: alias });
     expect(Object.keys(aliases)).toEqual([`${alias}-v1`]);
     const mapping = (await client.indices.getMapping({ index: alias }))[`${alias}-v1`]?.mappings;
-    expect(mapping?._meta).toEqual({ orgsim_schema: 3, model_id: "test-model", dimension: DIM });
+    expect(mapping?._meta).toEqual({ orgsim_schema: 4, model_id: "test-model", dimension: DIM });
     expect(mapping?.properties?.profile_vector).toMatchObject({
       type: "dense_vector",
       dims: DIM,

@@ -48,10 +48,10 @@ describe("elasticsearch: word search", () => {
     const prefix = indices.next();
     const { organizations: name } = indexNames(prefix);
     const client = rawClient();
-    // An index exactly as schema 1 made it: no word fields, no analyzer, no lookup keys.
+    // An index exactly as schema 1 made it: no word fields, no analyzer, no lookup keys, no customer_stated.
     const mappings = organizationMappings(DIM, "int8_hnsw", MODEL);
     const properties = { ...mappings.properties };
-    for (const field of ["profile_text", "customer_text", "name_key", "name_words", "domain_key"]) delete properties[field];
+    for (const field of ["profile_text", "customer_text", "name_key", "name_words", "domain_key", "customer_stated"]) delete properties[field];
     await client.indices.create({
       index: name.index,
       aliases: { [name.alias]: {} },
@@ -91,7 +91,7 @@ describe("elasticsearch: word search", () => {
       const customers = await store.searchText({ text: "some customers", kind: "customer", filter: {}, size: 2000 });
       expect(customers).toHaveLength(withCustomer);
       const mapping = (await client.indices.getMapping({ index: name.alias }))[name.index]?.mappings;
-      expect(mapping?._meta).toMatchObject({ orgsim_schema: 3, model_id: MODEL.modelId });
+      expect(mapping?._meta).toMatchObject({ orgsim_schema: 4, model_id: MODEL.modelId });
       // The lookup keys too (synthetic organization n is "Org n" at orgn.example).
       expect(await store.lookUp({ words: ["org", "701"], size: 5 })).toEqual({ namePrefix: [701], allWords: [701], wordPrefixes: [701] });
       expect(await store.lookUp({ words: [], domain: "org1200.example", size: 5 })).toEqual({ namePrefix: [], allWords: [], wordPrefixes: [1200] });

@@ -8,6 +8,7 @@
  * SQL must materialize and hand back every matching id (see bench/search-latency.ts).
  */
 import {
+  type CustomerBaseFigures,
   dot,
   EMPLOYEE_RANGES,
   FUNDING_STAGES,
@@ -61,6 +62,8 @@ export interface IndexEntry {
   profile: Float32Array;
   customer: Float32Array | null;
   texts: Record<VectorKind, string | null>;
+  /** The data states its customers (hasExplicitCustomerText). */
+  customerStated: boolean;
 }
 
 /** What a memory snapshot's header holds besides its arrays. */
@@ -144,6 +147,8 @@ export class MemoryIndex {
   private profile = new Float32Array(0);
   private customer = new Float32Array(0);
   private hasCustomer = new Uint8Array(0);
+  /** 1 where the data states the organization's customers: customer-base search weighs by it without reading documents. */
+  private customerStated = new Uint8Array(0);
   /** The words of the texts each vector embeds (customer text only where there is a customer vector). */
   private readonly lexical: Record<VectorKind, LexicalIndex> = { profile: new LexicalIndex(), customer: new LexicalIndex() };
   /** The approximate-nearest-neighbour graphs that propose candidates for large rankings (none: every ranking scans). */
@@ -199,9 +204,10 @@ export class MemoryIndex {
 
   /** Puts a batch of organizations with their texts, then tells the graphs (which add a small batch at once). */
   putMany(entries: readonly IndexEntry[]): void {
-    for (const { id, columns, profile, customer, texts } of entries) {
+    for (const { id, columns, profile, customer, texts, customerStated } of entries) {
       this.put(id, columns, profile, customer);
       this.setTexts(id, texts);
+      this.setCustomerStated(id, customerStated);
     }
     this.graphs?.put(entries.map((e) => e.id));
   }
@@ -229,6 +235,7 @@ export class MemoryIndex {
     if (customer) this.customer.set(customer, row * d);
     else this.customer.fill(0, row * d, (row + 1) * d);
     this.hasCustomer[row] = customer ? 1 : 0;
+    this.customerStated[row] = 0;
   }
 
   /** Indexes the words of an organization already put; its customer text counts only when it has a customer vector. */
@@ -237,6 +244,12 @@ export class MemoryIndex {
     if (row === undefined) return;
     this.lexical.profile.set(row, texts.profile ? lexicalTerms(texts.profile) : null);
     this.lexical.customer.set(row, texts.customer && this.hasCustomer[row] ? lexicalTerms(texts.customer) : null);
+  }
+
+  /** Records whether the data states the customers of an organization already put. */
+  setCustomerStated(id: number, stated: boolean): void {
+    const row = this.rowById.get(id);
+    if (row !== undefined) this.customerStated[row] = stated ? 1 : 0;
   }
 
   /** Sets the customer vector of an organization already put (used while loading). */
@@ -270,6 +283,7 @@ export class MemoryIndex {
         this.range,
         this.stage,
         this.hasCustomer,
+        this.customerStated,
       ]) {
         column[row] = column[last] as number;
       }
@@ -406,6 +420,23 @@ export class MemoryIndex {
     return out;
   }
 
+  /** Both exact cosines of `query` and the stated-customers flag of each of `ids` that exists (similarities' cosines). */
+  customerBaseFigures(query: Float32Array, ids: readonly number[]): Map<number, CustomerBaseFigures> {
+    const d = this.dimension;
+    const q = Float64Array.from(query);
+    const out = new Map<number, CustomerBaseFigures>();
+    for (const id of ids) {
+      const row = this.rowById.get(id);
+      if (row === undefined) continue;
+      out.set(id, {
+        customer: this.hasCustomer[row] ? dot(q, this.customer, row * d, d) : null,
+        profile: dot(q, this.profile, row * d, d),
+        customerStated: this.customerStated[row] === 1,
+      });
+    }
+    return out;
+  }
+
   /** Everything the index holds but its graphs, as a JSON-able meta and named arrays (see snapshot-file.ts). */
   snapshot(): { meta: MemorySnapshotMeta; arrays: Record<string, SnapshotArray> } {
     const n = this.n;
@@ -436,6 +467,7 @@ export class MemoryIndex {
       range: this.range.subarray(0, n),
       stage: this.stage.subarray(0, n),
       hasCustomer: this.hasCustomer.subarray(0, n),
+      customerStated: this.customerStated.subarray(0, n),
       profile: this.profile.subarray(0, n * d),
       customer: this.customer.subarray(0, n * d),
       placeStarts,
@@ -454,7 +486,20 @@ export class MemoryIndex {
     const index = new MemoryIndex(meta.dimension);
     const n = meta.n;
     const self = index as unknown as Record<string, unknown>;
-    for (const name of ["ids", "hqCountry", "hqSubdivision", "employees", "founded", "roundDay", "range", "stage", "hasCustomer", "profile", "customer"]) {
+    for (const name of [
+      "ids",
+      "hqCountry",
+      "hqSubdivision",
+      "employees",
+      "founded",
+      "roundDay",
+      "range",
+      "stage",
+      "hasCustomer",
+      "customerStated",
+      "profile",
+      "customer",
+    ]) {
       self[name] = array(name);
     }
     index.n = n;
@@ -495,6 +540,7 @@ export class MemoryIndex {
     this.range = resize(this.range, capacity);
     this.stage = resize(this.stage, capacity);
     this.hasCustomer = resize(this.hasCustomer, capacity);
+    this.customerStated = resize(this.customerStated, capacity);
     this.profile = resize(this.profile, capacity * d);
     this.customer = resize(this.customer, capacity * d);
     this.capacity = capacity;

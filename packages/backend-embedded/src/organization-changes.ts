@@ -5,7 +5,7 @@
  * instead of reloading every organization.
  */
 import { type IndexEntry, filterColumnsOf } from "./memory-index";
-import { lexicalTextsOf, type Organization, type VectorKind } from "@orgsim/core";
+import { hasExplicitCustomerText, lexicalTextsOf, type Organization, type VectorKind } from "@orgsim/core";
 import type { Db } from "./database";
 
 /** Changes are kept for at least this many generations (pruned every 100); a store further behind reloads everything. */
@@ -56,7 +56,16 @@ export class OrganizationChanges {
       const organization = JSON.parse(doc) as Organization;
       const { profile, customer } = vectors.get(id) ?? {};
       if (!profile) return [];
-      return [{ id, columns: filterColumnsOf(organization), profile, customer: customer ?? null, texts: lexicalTextsOf(organization) }];
+      return [
+        {
+          id,
+          columns: filterColumnsOf(organization),
+          profile,
+          customer: customer ?? null,
+          texts: lexicalTextsOf(organization),
+          customerStated: hasExplicitCustomerText(organization),
+        },
+      ];
     });
   }
 }

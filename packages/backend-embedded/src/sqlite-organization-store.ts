@@ -12,7 +12,9 @@ import {
   assertModelAdmitted,
   assertQueryDimension,
   assertRecordVectors,
+  type CustomerBaseFigures,
   domainKey,
+  hasExplicitCustomerText,
   type LookupQuery,
   type LookupTiers,
   lexicalTextsOf,
@@ -140,6 +142,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
           profile: profileVector,
           customer: customerVector,
           texts: lexicalTextsOf(organization),
+          customerStated: hasExplicitCustomerText(organization),
         })),
       );
     });
@@ -239,6 +242,16 @@ export class SqliteOrganizationStore implements OrganizationStore {
       if (!index) return new Map();
       assertQueryDimension(vector.length, index.dimension);
       return index.similarities(vector, kind, ids);
+    });
+  }
+
+  async customerBaseFigures(vector: Float32Array, ids: number[]): Promise<Map<number, CustomerBaseFigures>> {
+    return guarded(async () => {
+      this.catchUp();
+      const index = this.index;
+      if (!index) return new Map();
+      assertQueryDimension(vector.length, index.dimension);
+      return index.customerBaseFigures(vector, ids);
     });
   }
 
@@ -480,7 +493,11 @@ export class SqliteOrganizationStore implements OrganizationStore {
     }
     for (const [id, blob] of vectors.iterate("customer")) index.setCustomer(id, fromBlob(blob));
     const docs = this.db.prepare<[], [number, string]>("SELECT id, doc FROM organizations").raw();
-    for (const [id, doc] of docs.iterate()) index.setTexts(id, lexicalTextsOf(JSON.parse(doc) as Organization));
+    for (const [id, doc] of docs.iterate()) {
+      const organization = JSON.parse(doc) as Organization;
+      index.setTexts(id, lexicalTextsOf(organization));
+      index.setCustomerStated(id, hasExplicitCustomerText(organization));
+    }
     return index;
   }
 }

@@ -19,7 +19,7 @@ describe("embedded: the memory snapshot", () => {
     return backend;
   };
 
-  /** What searches see: vector and word rankings, filtered and not, and term statistics. */
+  /** What searches see: vector and word rankings, filtered and not, term statistics and customer-base figures. */
   async function answers(backend: EmbeddedBackend) {
     const store = backend.organizations;
     const random = rng(5);
@@ -33,6 +33,8 @@ describe("embedded: the memory snapshot", () => {
     }
     const stats = await store.termStatistics(["payments", "software", "clinic"], "profile");
     out.push(stats.documents, [...stats.docFrequency]);
+    const ids = Array.from({ length: 1500 }, (_, i) => i + 1);
+    out.push([...(await store.customerBaseFigures(unitVector(DIM, random), ids))]);
     return out;
   }
 

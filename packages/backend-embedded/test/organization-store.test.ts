@@ -82,6 +82,9 @@ describe("embedded: SQLite and the in-memory index", () => {
       expect((await store.search({ vector: query, kind: "customer", filter: {}, offset: 500, size: 101 })).map((h) => h.organization.id)).toEqual(
         want.slice(500, 601),
       );
+      // Rows moved by deletes keep their stated-customers flag (here: exactly the records with a customer vector).
+      const figures = await store.customerBaseFigures(query, [...live.keys()]);
+      expect([...live.values()].filter((r) => figures.get(r.organization.id)?.customerStated !== !!r.customerVector)).toEqual([]);
     };
     await check();
     await backend.close();
@@ -139,7 +142,7 @@ describe("embedded: SQLite and the in-memory index", () => {
       const other = open();
       const reloads = vi.spyOn(backend.organizations as unknown as { load(): void }, "load");
       const named = { ...(records[30] as OrganizationRecord) };
-      named.organization = { ...named.organization, description: "zymurgy robots for breweries" };
+      named.organization = { ...named.organization, description: "zymurgy robots for breweries", customer_description: "Breweries" };
       await other.organizations.upsert([named, ...records.slice(31)], MODEL);
       await other.organizations.delete(3);
       const query = unitVector(DIM, rng(8));
@@ -147,6 +150,7 @@ describe("embedded: SQLite and the in-memory index", () => {
       const live = [...records.slice(0, 2), ...records.slice(3, 30), named, ...records.slice(31)];
       expect(hits.map((h) => h.organization.id)).toEqual(expected(live, query, "customer", {}).map((h) => h.id));
       expect(await backend.organizations.searchText({ text: "zymurgy", kind: "profile", filter: {}, size: 5 })).toEqual([named.organization.id]);
+      expect((await backend.organizations.customerBaseFigures(query, [named.organization.id])).get(named.organization.id)?.customerStated).toBe(true);
       expect(reloads).not.toHaveBeenCalled();
 
       // Further behind than the log keeps: everything is read again, and still right.

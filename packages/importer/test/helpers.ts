@@ -63,6 +63,9 @@ export function inMemoryService() {
     similarities: async () => {
       throw new Error("not used by the importer tests");
     },
+    customerBaseFigures: async () => {
+      throw new Error("not used by the importer tests");
+    },
     lookUp: async () => {
       throw new Error("not used by the importer tests");
     },

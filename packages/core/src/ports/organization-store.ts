@@ -96,6 +96,16 @@ export interface LookupTiers {
   wordPrefixes: number[];
 }
 
+/** What customer-base search weighs of one organization (domain/customer-base.ts). */
+export interface CustomerBaseFigures {
+  /** Cosine with its customer vector, as similarities() gives it; null when it has none. */
+  customer: number | null;
+  /** Cosine with its profile vector, as similarities() gives it. */
+  profile: number;
+  /** The data states its customers (`customer_description`, as hasExplicitCustomerText reads it) rather than the extractor guessing them. */
+  customerStated: boolean;
+}
+
 /** The model a store's vectors were computed with. */
 export interface VectorModel {
   modelId: string;
@@ -129,6 +139,11 @@ export interface OrganizationStore {
   termStatistics(terms: readonly string[], kind: VectorKind): Promise<TermStatistics>;
   /** Cosine similarity of `vector` and the `kind` vector of each of `ids` that has one (as search() scores it). */
   similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>>;
+  /**
+   * For each of `ids` that exists: its two cosines with `vector` and whether its customer text is
+   * stated; one call, so customer-base search reads no documents and (Elasticsearch) makes one request.
+   */
+  customerBaseFigures(vector: Float32Array, ids: number[]): Promise<Map<number, CustomerBaseFigures>>;
   /** Organizations by name words and domain, in the tiers of LookupTiers. */
   lookUp(query: LookupQuery): Promise<LookupTiers>;
   /** True when the backend answers. */

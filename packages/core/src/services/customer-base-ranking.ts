@@ -3,9 +3,10 @@
  * customer-vector ranking and the profile-vector ranking, each as deep as the fusion, filtered
  * alike; those without a customer vector or with a customer cosine below the floor dropped; the
  * rest ordered by their customer-base similarity. Built from the store port's rank() and
- * similarities(), so both backends rank alike.
+ * customerBaseFigures() (both cosines and whether the customer text is stated, in one call, no
+ * documents read), so both backends rank alike.
  */
-import { customerBaseSimilarity, hasExplicitCustomerText } from "../domain/customer-base";
+import { customerBaseSimilarity } from "../domain/customer-base";
 import type { OrganizationFilter, OrganizationStore } from "../ports/organization-store";
 
 interface CustomerBaseQuery {
@@ -20,17 +21,13 @@ export async function customerBaseRanking(store: OrganizationStore, query: Custo
     (["customer", "profile"] as const).map((kind) => store.rank({ ...query, kind, offset: 0, size: depth })),
   );
   const ids = [...new Set([...customerHits!, ...profileHits!].map((h) => h.id))];
-  const [customer, profile, documents] = await Promise.all([
-    store.similarities(query.vector, "customer", ids),
-    store.similarities(query.vector, "profile", ids),
-    store.getMany(ids),
-  ]);
-  const explicit = new Set(documents.filter(hasExplicitCustomerText).map((o) => o.id));
+  // The rank() scores are not reused: on Elasticsearch without re-scoring they are quantized, and the figures cost one request anyway.
+  const figures = await store.customerBaseFigures(query.vector, ids);
   const floor = query.minScore ?? Number.NEGATIVE_INFINITY;
   return ids
     .flatMap((id) => {
-      const c = customer.get(id);
-      return c !== undefined && c >= floor ? [{ id, similarity: customerBaseSimilarity(explicit.has(id), c, profile.get(id)) }] : [];
+      const f = figures.get(id);
+      return f && f.customer !== null && f.customer >= floor ? [{ id, similarity: customerBaseSimilarity(f.customerStated, f.customer, f.profile) }] : [];
     })
     .sort((a, b) => b.similarity - a.similarity || a.id - b.id)
     .slice(0, depth)

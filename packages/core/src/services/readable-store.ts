@@ -6,6 +6,7 @@
  */
 import { OrgsimError } from "../errors";
 import type {
+  CustomerBaseFigures,
   LookupQuery,
   LookupTiers,
   OrganizationFilter,
@@ -114,6 +115,9 @@ export class ReadableOrganizationStore implements OrganizationStore {
   }
   similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
     return this.store.similarities(vector, kind, ids);
+  }
+  customerBaseFigures(vector: Float32Array, ids: number[]): Promise<Map<number, CustomerBaseFigures>> {
+    return this.store.customerBaseFigures(vector, ids);
   }
   lookUp(query: LookupQuery): Promise<LookupTiers> {
     return this.store.lookUp(query);

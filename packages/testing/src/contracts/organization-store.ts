@@ -15,6 +15,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dot, expected, expectedText, location } from "../expected";
 import { organization, place, randomRecords, rng, unitVector } from "../synthetic";
+import { describeCustomerBaseFiguresContract } from "./customer-base-figures";
 import { describeCustomerSearchContract } from "./customer-search";
 import { describeLookupContract } from "./organization-lookup";
 
@@ -45,6 +46,7 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
   describe(`${name}: OrganizationStore contract`, () => {
     describeLookupContract(options, MODEL);
     describeCustomerSearchContract(options);
+    describeCustomerBaseFiguresContract(options, MODEL);
     describe("writes, reads and the vector model", () => {
       let opened: OpenedOrganizationStore | undefined;
       const fresh = async () => {

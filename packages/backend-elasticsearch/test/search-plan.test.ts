@@ -1,0 +1,40 @@
+/**
+ * What a page of a vector search asks of Elasticsearch: `num_candidates` is 4 per hit kept (the
+ * page, its offset and 10 more), at least the configured floor, at most 10,000. Recall at 100k was
+ * measured with that factor (config.ts), so any change to it must show here.
+ */
+import type { VectorQuery } from "@orgsim/core";
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../src/config";
+import { knnSearchBody } from "../src/organization-search";
+import { MAX_CANDIDATES, pagePlan, widerPlan } from "../src/search-plan";
+
+const config = resolveConfig({ url: "http://127.0.0.1:9200" });
+const page = (offset: number, size: number): VectorQuery => ({ vector: new Float32Array([1, 0]), kind: "profile", filter: {}, offset, size });
+/** The `knn.num_candidates` the adapter sends for the first request of a page. */
+const sentCandidates = (query: VectorQuery, options = config) => knnSearchBody(query, pagePlan(options, query, "int8_hnsw"), false).knn.num_candidates;
+
+describe("elasticsearch: num_candidates of a page", () => {
+  it("is the configured floor (500) for pages of up to 115 hits kept", () => {
+    expect(config.numCandidates).toBe(500);
+    expect(sentCandidates(page(0, 10))).toBe(500);
+    expect(sentCandidates(page(0, 100))).toBe(500); // the hybrid ranking's vector side: 110 kept
+  });
+
+  it("is 4 per hit kept above the floor", () => {
+    expect(sentCandidates(page(0, 200))).toBe(840); // 210 kept
+    expect(sentCandidates(page(1000, 100))).toBe(4440); // 1110 kept
+    expect(sentCandidates(page(0, 10), resolveConfig({ url: "http://127.0.0.1:9200", numCandidates: 10 }))).toBe(80); // 20 kept
+  });
+
+  it("stops at Elasticsearch's ceiling, and is the ceiling when asked to be exact", () => {
+    expect(sentCandidates(page(2400, 100))).toBe(MAX_CANDIDATES); // 2510 kept would be 10,040
+    expect(sentCandidates(page(0, 10), resolveConfig({ url: "http://127.0.0.1:9200", exact: true }))).toBe(MAX_CANDIDATES);
+  });
+
+  it("keeps 4 times more hits, with 4 candidates each, when a tie runs to the last hit kept", () => {
+    const query = page(0, 200);
+    const wider = widerPlan(config, query, "int8_hnsw", pagePlan(config, query, "int8_hnsw"));
+    expect(knnSearchBody(query, wider, false).knn).toMatchObject({ k: 840, num_candidates: 3360 });
+  });
+});
