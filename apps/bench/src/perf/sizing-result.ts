@@ -3,6 +3,7 @@ import { isQuantized, type VectorIndexType } from "@orgsim/backend-elasticsearch
 import type { VectorKind } from "@orgsim/core";
 import type { IndexDisk } from "./sizing-disk";
 import type { SizingRecall } from "./sizing-recall";
+import { scaleLabel } from "./stats";
 import type { Machine } from "./system";
 
 /** Both vector fields together, split by what a search reads. */
@@ -78,4 +79,30 @@ export function printSizingTable(results: SizingResults): void {
   });
   console.log(`\n${n.toLocaleString("en")} organizations, one segment; "per 1M" extrapolated linearly`);
   console.table(rows);
+}
+
+export const SIZING_SECTION = "Cluster sizing per quantization";
+
+/** The section of docs/benchmarks.md that bench:sizing writes (bench:perf's report leaves it alone: it replaces only its own section). */
+export function sizingMarkdown(results: SizingResults): string {
+  const n = results.organizations;
+  const { machine } = results.run;
+  const row = (quantization: string, s: QuantizationSizing) => {
+    const source = s.disk.fields._source?.total_bytes ?? 0;
+    const m = s.memory;
+    return `| ${quantization} | ${mib(m.page_cache_bytes)} | ${mib(perMillion(m.page_cache_bytes, n))} | ${mib(m.graph_bytes)} / ${mib(m.quantized_bytes)} / ${mib(m.float_bytes)} | ${mib(s.disk.store_bytes)} | ${mib(perMillion(s.disk.store_bytes, n))} | ${Math.round((100 * source) / s.disk.store_bytes)} % | ${s.recall.profile.recall_at_10} / ${s.recall.customer.recall_at_10} | ${s.recall.profile.rank_p50_ms.toFixed(1)} |`;
+  };
+  return [
+    `\`pnpm bench:sizing\` writes the same ${n.toLocaleString("en")} organizations of the bench dataset (its real organizations first, then synthetic ones: see Speed and scale, *Data*) through \`OrganizationService.upsertMany\` into a fresh index per quantization (\`ORGSIM_ES_VECTOR_INDEX\`), one shard, no replica, force-merged into one segment, and reads its disk per field (\`_disk_usage\`) and per Lucene file. Generated from \`apps/bench/results/sizing.json\`.`,
+    "",
+    `- **Machine**: ${machine.cpu}, ${machine.cores} cores; Elasticsearch ${machine.elasticsearch}. **When**: ${machine.date.slice(0, 10)} (commit \`${machine.git_commit?.slice(0, 12)}\`), load average ${machine.load_at_start.join(", ")} → ${machine.load_at_end?.join(", ")}${machine.shared ? " (shared machine: times are noisy; sizes are not)" : ""}.`,
+    `- **Command**: \`${results.run.command}\`.`,
+    "",
+    `| quantization | page cache for vector search, MiB at ${scaleLabel(n)} | per 1M | graphs / quantized / float MiB | index store MiB | per 1M | \`_source\` | recall@10 profile / customer | rank p50 ms |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...Object.entries(results.quantizations).map(([q, s]) => row(q, s)),
+    "",
+    "*Page cache for vector search*: both vector fields' HNSW graphs (`.vex`) plus the copy the graph search compares against: the float vectors (`.vec`) for `hnsw`, the quantized ones (`.veq`, bbq `.veb`) otherwise. Quantized types keep the float vectors too, on disk, and read them only to re-score `3 × k` candidates per query (the product's `oversample`). What must fit in the OS page cache (RAM outside the JVM heap) for searches not to wait on disk. *Per 1M*: linear extrapolation from the measured size, not a measurement at 1M. *Index store*: the whole index, `_source` (which keeps every float vector) included. *Recall@10*: the product's vector ranking (`num_candidates` 500, float re-scoring) against the exact float cosine top 10 computed in the bench process, for " +
+      `${results.queries.profile} / ${results.queries.customer} organizations' own vectors, each organization excluded. *Rank p50*: one \`rank\` call from the bench process, the second pass over the queries.`,
+  ].join("\n");
 }

@@ -4,6 +4,7 @@
  *   pnpm bench:sizing [-- --count 100k] [--real .orgsim/bench-perf/real.json] [--queries 100]
  *                     [--quantizations hnsw,int8_hnsw,int4_hnsw,bbq_hnsw] [--es-port 9291]
  *                     [--es-heap 2g] [--shared] [--out apps/bench/results/sizing.json]
+ *                     [--skip-docs] [--report-only]
  *
  * For each quantization: the same `count` organizations of bench:perf's dataset (its real
  * organizations, from the real.json an earlier bench:perf run saved, then synthetic ones) are
@@ -12,9 +13,11 @@
  * force-merged into one segment, its disk read per field (`_disk_usage`) and per Lucene file type,
  * and recall at 10 of the product's vector ranking measured against exact float cosine. Sizes are
  * deterministic; times depend on the machine's load (recorded). A clean node of its own is started
- * (tools/elasticsearch-node) and stopped at the end.
+ * (tools/elasticsearch-node) and stopped at the end. The table is printed and the "Cluster sizing
+ * per quantization" section of docs/benchmarks.md rewritten (--report-only: from the saved results
+ * alone, measuring nothing).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { openElasticsearchBackend, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
@@ -26,8 +29,8 @@ import { formatDuration, loadElasticsearch } from "./load";
 import { indexDisk, separateSegmentFiles } from "./sizing-disk";
 import { type VectorTable, vectorTables } from "./sizing-exact";
 import { measureSizingRecall, type SizingQuery, sizingQueries } from "./sizing-recall";
-import { printSizingTable, type QuantizationSizing, type SizingResults, vectorMemory } from "./sizing-result";
-import { parseScale } from "./stats";
+import { printSizingTable, type QuantizationSizing, SIZING_SECTION, type SizingResults, sizingMarkdown, vectorMemory } from "./sizing-result";
+import { parseScale, replaceSection } from "./stats";
 import { currentLoad, machine } from "./system";
 
 const argv = process.argv.slice(2).filter((a) => a !== "--");
@@ -42,6 +45,8 @@ const { values: args } = parseArgs({
     "es-heap": { type: "string", default: "2g" },
     shared: { type: "boolean", default: false },
     out: { type: "string" },
+    "report-only": { type: "boolean", default: false },
+    "skip-docs": { type: "boolean", default: false },
   },
 });
 
@@ -97,6 +102,20 @@ async function measure(node: EsNode, quantization: VectorIndexType, dataset: Dat
   }
 }
 
+/** Prints the table and rewrites the docs section from the results. */
+function report(results: SizingResults): void {
+  printSizingTable(results);
+  if (args["skip-docs"]) return;
+  const doc = join(repo, "docs", "benchmarks.md");
+  writeFileSync(doc, replaceSection(readFileSync(doc, "utf8"), SIZING_SECTION, sizingMarkdown(results)));
+  log(`"${SIZING_SECTION}" of ${doc} rewritten`);
+}
+
+if (args["report-only"]) {
+  report(JSON.parse(readFileSync(outFile, "utf8")) as SizingResults);
+  process.exit(0);
+}
+
 const real = loadReal(realFile);
 const dataset = new Dataset(real.records, DEFAULT_SYNTHETIC);
 log(`data: ${count.toLocaleString("en")} organizations (${dataset.real.length} real from ${realFile}, then synthetic); exact top 10 of the queries ...`);
@@ -127,5 +146,5 @@ try {
 results.run.machine.load_at_end = currentLoad();
 results.run.seconds = Math.round((performance.now() - started) / 1000);
 save();
-printSizingTable(results);
+report(results);
 log(`done; results in ${outFile}`);
