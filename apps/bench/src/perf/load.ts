@@ -11,7 +11,7 @@
  * the run rather than slowing it unseen). Generating the records and turning their vectors into
  * number arrays, as a caller's JSON holds them, is not timed; the upsertMany calls are.
  */
-import { openElasticsearchBackend } from "@orgsim/backend-elasticsearch";
+import { openElasticsearchBackend, type VectorIndexType } from "@orgsim/backend-elasticsearch";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import {
   type Embedder,
@@ -148,9 +148,18 @@ export async function loadElasticsearch(
   count: number,
   model: VectorModel,
   log: (line: string) => void,
+  quantization: VectorIndexType = "int8_hnsw",
 ): Promise<LoadResult> {
-  // As `orgsim import` writes: no refresh per bulk, one refresh at the end (timed with the writes); int8_hnsw; a long timeout for bulks during merges.
-  const backend = await openElasticsearchBackend({ url, indexPrefix, dimension: model.dimension, requestTimeoutMs: 600_000, refresh: false });
+  // As `orgsim import` writes: no refresh per bulk, one refresh at the end (timed with the writes); the product's default int8_hnsw unless
+  // `quantization` says otherwise (bench:sizing); a long timeout for bulks during merges.
+  const backend = await openElasticsearchBackend({
+    url,
+    indexPrefix,
+    quantization,
+    dimension: model.dimension,
+    requestTimeoutMs: 600_000,
+    refresh: false,
+  });
   try {
     const written = await load(backend.organizations, dataset, count, model, "elasticsearch", log);
     const started = performance.now();
