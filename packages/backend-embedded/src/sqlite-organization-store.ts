@@ -47,8 +47,12 @@ export interface VectorIndexOptions {
   exactBelow?: number;
   /** Reports a (re)build of the graphs: why it started, then its progress. */
   onProgress?: (progress: GraphProgress & { reason?: string }) => void;
-  /** Reports a failure to save the graphs (the store stays correct: the next start rebuilds them). */
-  onError?: (error: unknown) => void;
+  /**
+   * Reports a failure of work in the background, each with a message saying what failed and what
+   * follows (the store stays correct): saving the graphs or the memory snapshot (the next start
+   * rebuilds them), the WAL checkpoint thread, a background pass over a bulk write's words.
+   */
+  onError?: (error: Error) => void;
 }
 
 /** Whether the vector index holds every stored vector, and how far a build is. */
@@ -60,11 +64,12 @@ export interface VectorIndexStatus extends GraphProgress {
 
 const GENERATION = "organizations_generation";
 /**
- * A write of more organizations than this is a bulk write: its words are indexed in one pass after
- * it (MemoryIndex.indexTexts), and its checkpoint runs on another thread (wal-checkpointer.ts).
- * In an import, finding each text's customer sentences and words cost more than writing the records.
+ * A write of more organizations than this is a bulk write (an import's batch: 64 by default, 1,000
+ * at most): its words are indexed in one pass after it (MemoryIndex.indexTexts), and its checkpoint
+ * runs on another thread (wal-checkpointer.ts). In an import, finding each text's customer
+ * sentences and words cost more than writing the records. A write of a few (the API's) does both at once.
  */
-const TEXTS_AT_ONCE = 64;
+export const BULK_WRITE = 16;
 /** Organizations whose words a background pass indexes per tick. */
 const TEXTS_CHUNK = 2_000;
 /** A background pass over pending texts starts once writes have paused this long (as the graphs' build does). */
@@ -123,7 +128,9 @@ export class SqliteOrganizationStore implements OrganizationStore {
       dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
     };
     this.changes = new OrganizationChanges(db);
-    this.checkpointer = new WalCheckpointer(db, (error) => this.vectorIndex.onError?.(error));
+    this.checkpointer = new WalCheckpointer(db, (error) =>
+      this.reportBackground("the WAL checkpoint thread failed (SQLite checkpoints at commits instead)", error),
+    );
     this.lookup = new SqliteOrganizationLookup(db);
     this.load();
   }
@@ -151,7 +158,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
           })
           .immediate();
       // A bulk write leaves its checkpoint to another thread (wal-checkpointer.ts), and its words to one pass after it.
-      const bulk = rows.length > TEXTS_AT_ONCE;
+      const bulk = rows.length > BULK_WRITE;
       const before = bulk ? await this.checkpointer.bulk(transaction) : transaction();
 
       if (!this.inStep(before)) return;
@@ -326,7 +333,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       this.textsTimer = null;
       this.textsPass ??= this.indexTextsPass();
       // A failed background pass leaves the texts pending: the next search by words indexes them, and reports what fails.
-      this.textsPass.catch((error) => this.vectorIndex.onError?.(error));
+      this.textsPass.catch((error) => this.reportBackground("indexing the words of a bulk write failed (the next search by words indexes them)", error));
     }, TEXTS_QUIET_MS);
     this.textsTimer.unref();
   }
@@ -409,7 +416,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       if (Number(this.sql.meta.get(GENERATION)?.value ?? 0) !== this.generation) return;
       this.graphs.save(dir, { ...model, generation: this.generation });
     } catch (error) {
-      this.vectorIndex.onError?.(error);
+      this.reportBackground("saving the vector graphs failed (the next start rebuilds them)", error);
     }
   }
 
@@ -423,8 +430,12 @@ export class SqliteOrganizationStore implements OrganizationStore {
       saveMemorySnapshot(dir, this.index, { ...model, generation: this.generation });
       this.snapshotGeneration = this.generation;
     } catch (error) {
-      this.vectorIndex.onError?.(error);
+      this.reportBackground("saving the memory snapshot failed (the next start reads SQLite instead)", error);
     }
+  }
+
+  private reportBackground(what: string, error: unknown): void {
+    this.vectorIndex.onError?.(new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
   }
 
   private storedModelOrNull(): VectorModel | null {

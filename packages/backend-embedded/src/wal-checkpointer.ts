@@ -14,7 +14,8 @@
  *
  * The threads share a few integers (SharedArrayBuffer) rather than messages: an import's writes
  * follow one another without ever yielding to the event loop, where messages would wait. */
-import { createRequire } from "node:module";
+// The module, not its createRequire: the server's bundle declares a createRequire of its own (apps/server/build.mjs).
+import nodeModule from "node:module";
 import { Worker } from "node:worker_threads";
 import type { Db } from "./database";
 
@@ -100,7 +101,7 @@ export class WalCheckpointer {
     if (this.worker) return true;
     if (this.worker === undefined) return false;
     try {
-      const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+      const driver = nodeModule.createRequire(import.meta.url).resolve("better-sqlite3");
       const worker = new Worker(WORKER, { eval: true, workerData: { driver, file: this.db.name, state: this.state.buffer } });
       worker.unref();
       worker.on("message", (message: string) => this.fail(new Error(`WAL checkpoint: ${message}`)));

@@ -1,5 +1,5 @@
 /**
- * Bulk writes (more than 64 organizations a call): their words are indexed in one pass after the
+ * Bulk writes (more than BULK_WRITE organizations a call): their words are indexed in one pass after the
  * write and their name lookups written in one statement, yet every search and lookup right after
  * the write sees them exactly as if each had been written alone.
  */
@@ -8,15 +8,16 @@ import { expectedText, randomRecords } from "@orgsim/testing";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type EmbeddedBackend, openEmbeddedBackend } from "../src/index";
+import { BULK_WRITE } from "../src/sqlite-organization-store";
 import { tempDir } from "./temp-dir";
 
 const DIM = 16;
 const MODEL = { modelId: "test-model", dimension: DIM };
 const QUERIES = ["software platform", "robots warehouse automation", "payments for small businesses", "clinics", "data"];
 
-/** The same records written in calls of at most 64: words indexed at once. */
+/** The same records written in calls of at most BULK_WRITE: words indexed at once. */
 async function writtenAlone(store: EmbeddedBackend["organizations"], records: OrganizationRecord[]): Promise<void> {
-  for (let i = 0; i < records.length; i += 64) await store.upsert(records.slice(i, i + 64), MODEL);
+  for (let i = 0; i < records.length; i += BULK_WRITE) await store.upsert(records.slice(i, i + BULK_WRITE), MODEL);
 }
 
 const withDescription = (record: OrganizationRecord, description: string): OrganizationRecord => ({
@@ -48,7 +49,7 @@ describe("embedded: bulk writes", () => {
     return [await backend.organizations.searchText(query), await alone.organizations.searchText(query)];
   };
 
-  it("leaves the words to a pass after the write, which a search by words runs first: results as if written one call of 64 at a time", async () => {
+  it("leaves the words to a pass after the write, which a search by words runs first: results as if written a few at a time", async () => {
     const records = randomRecords(400, DIM, 3);
     await backend.organizations.upsert(records, MODEL);
     await writtenAlone(alone.organizations, records);

@@ -91,7 +91,7 @@ interface Backend {
 async function openBackend(config: Config, dimension: number | undefined, options: AppOptions = {}): Promise<Backend> {
   if (config.backend === "embedded") {
     const { vectorIndex: kind, exactBelow } = config.embedded;
-    const onError = (error: unknown) => console.error(`vector index: saving the graphs failed (the next start rebuilds them): ${(error as Error).message}`);
+    const onError = (error: Error) => console.error(`embedded store: ${error.message}`);
     const backend = openEmbeddedBackend({ dataDir: config.dataDir, vectorIndex: { kind, exactBelow, onProgress: options.onVectorIndexProgress, onError } });
     const store = backend.organizations;
     // Settled: the words of bulk writes indexed, then the graphs built (each in one pass after the records).
