@@ -24,8 +24,8 @@ export async function importCommand(file: string, options: ImportCommandOptions,
       batchSize: options.batchSize,
       show: options.show,
     });
-    // The records are written at full speed first; the embedded vector graphs are then built in one pass
-    // with every core, and Elasticsearch refreshes once.
+    // The records are written at full speed first; the embedded word index and vector graphs are then built,
+    // each in one pass (the graphs with every core), and Elasticsearch refreshes once.
     await app.vectorIndexSettled();
     return exitCode;
   } finally {

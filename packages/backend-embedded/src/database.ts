@@ -92,12 +92,20 @@ export const MIGRATIONS: readonly (string | ((db: Db) => void))[] = [
   CREATE INDEX organization_changes_by_generation ON organization_changes(generation);
   `,
   addLookupKeys,
+  `
+  -- The store writes the name index itself, one statement per write (sqlite-organization-store.ts):
+  -- through these triggers FTS5 flushed its pending terms at every organization inserted (each
+  -- trigger statement is a savepoint), which made the name index a third of a bulk write's time.
+  DROP TRIGGER organization_names_insert;
+  DROP TRIGGER organization_names_delete;
+  `,
 ];
 
 /**
  * The lookup keys (core's lookup-keys.ts) of GET /organizations: the name's words and the domain's
  * host as columns with indexes, and the name's words in an FTS5 table (rowid = organization id)
- * that triggers keep in step with the organizations table, for word and word-prefix matching.
+ * for word and word-prefix matching, kept in step with the organizations table by triggers (until
+ * migration 5; since, by the store's writes).
  */
 function addLookupKeys(db: Db): void {
   db.exec(`

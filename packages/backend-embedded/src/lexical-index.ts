@@ -70,6 +70,15 @@ class Postings {
       this.minLength = Math.min(this.minLength, length);
     }
   }
+
+  /** One more occurrence of the term in the document pushed last. */
+  repeat(): void {
+    const last = this.length - 1;
+    const freq = this.freqs[last] as number;
+    if (freq === 0xffff) return;
+    this.freqs[last] = freq + 1;
+    if (this.maxFreq >= 0 && freq + 1 > this.maxFreq) this.maxFreq = freq + 1;
+  }
 }
 
 /** A query term present in the index: its postings, its idf and the most it can add to a document's score. */
@@ -149,15 +158,18 @@ export class LexicalIndex {
     if (this.slots === this.slotRow.length) this.growSlots();
     if (row >= this.rowSlot.length) this.growRows(row + 1);
     const slot = this.slots++;
-    const counts = new Map<string, number>();
-    for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-    for (const [term, freq] of counts) {
+    const length = terms.length;
+    for (const term of terms) {
       let p = this.postings.get(term);
       if (!p) {
         p = new Postings();
         this.postings.set(term, p);
+      } else if (p.length > 0 && p.slots[p.length - 1] === slot) {
+        // Not the term's first occurrence in this document (slots only grow: a term's last posting is its newest document).
+        p.repeat();
+        continue;
       }
-      p.push(slot, freq, terms.length);
+      p.push(slot, 1, length);
       if (p.countedAt === this.removals) p.liveCount++;
     }
     this.slotRow[slot] = row;

@@ -55,16 +55,26 @@ export function filterColumnsOf(org: Organization): FilterColumns {
   };
 }
 
+/** The texts searched by words of an organization (lexicalTextsOf). */
+export type LexicalTexts = Record<VectorKind, string | null>;
+
+/** Reads the current texts of organizations (those it finds: a missing one has no text). */
+export type TextSource = (ids: readonly number[]) => Map<number, LexicalTexts>;
+
 /** One organization to put, as the store writes it. */
 export interface IndexEntry {
   id: number;
   columns: FilterColumns;
   profile: Float32Array;
   customer: Float32Array | null;
-  texts: Record<VectorKind, string | null>;
+  /** Null: indexed later, from the text source (see MemoryIndex.putMany). */
+  texts: LexicalTexts | null;
   /** The data states its customers (hasExplicitCustomerText). */
   customerStated: boolean;
 }
+
+/** Texts read from the text source at a time when the word index catches up. */
+const TEXTS_READ = 2_000;
 
 /** What a memory snapshot's header holds besides its arrays. */
 export interface MemorySnapshotMeta {
@@ -120,6 +130,7 @@ class Codes {
 }
 
 const NO_CODES: readonly number[] = [];
+const NO_TEXTS: LexicalTexts = { profile: null, customer: null };
 /** "2023-05-02" -> 20230502, so dates compare as numbers; NaN for null (NaN fails every comparison). */
 const dayNumber = (date: string | null) => (date ? Number(date.slice(0, 10).replaceAll("-", "")) : Number.NaN);
 const orNaN = (value: number | null) => (value === null ? Number.NaN : value);
@@ -151,6 +162,12 @@ export class MemoryIndex {
   private customerStated = new Uint8Array(0);
   /** The words of the texts each vector embeds (customer text only where there is a customer vector). */
   private readonly lexical: Record<VectorKind, LexicalIndex> = { profile: new LexicalIndex(), customer: new LexicalIndex() };
+  /**
+   * Organizations put without their texts, whose words are not in `lexical` yet (what it holds of
+   * them is stale): read from `textSource` and indexed before anything reads the word index.
+   */
+  private readonly textsPending = new Set<number>();
+  private textSource: TextSource | null = null;
   /** The approximate-nearest-neighbour graphs that propose candidates for large rankings (none: every ranking scans). */
   private graphs: VectorGraphs | null = null;
   private exactBelow = DEFAULT_EXACT_BELOW;
@@ -202,14 +219,49 @@ export class MemoryIndex {
     this.exactBelow = exactBelow;
   }
 
-  /** Puts a batch of organizations with their texts, then tells the graphs (which add a small batch at once). */
+  /** Where the words of organizations put without their texts are read from. */
+  useTextSource(source: TextSource | null): void {
+    this.textSource = source;
+  }
+
+  /**
+   * Puts a batch of organizations, then tells the graphs (which add a small batch at once). An
+   * entry's texts are indexed at once, or, when null, left pending: read from the text source and
+   * indexed in one pass later (indexTexts), at the latest before the word index is next read.
+   */
   putMany(entries: readonly IndexEntry[]): void {
     for (const { id, columns, profile, customer, texts, customerStated } of entries) {
       this.put(id, columns, profile, customer);
-      this.setTexts(id, texts);
       this.setCustomerStated(id, customerStated);
+      if (texts) this.setTexts(id, texts);
+      else this.textsPending.add(id);
     }
     this.graphs?.put(entries.map((e) => e.id));
+  }
+
+  /** Organizations whose words are not indexed yet. */
+  get pendingTexts(): number {
+    return this.textsPending.size;
+  }
+
+  /**
+   * Indexes the words of up to `limit` pending organizations (all by default), read from the text
+   * source in batches; returns how many are left.
+   */
+  indexTexts(limit = Number.POSITIVE_INFINITY): number {
+    while (this.textsPending.size > 0 && limit > 0) {
+      const source = this.textSource;
+      if (!source) throw new Error("organizations were put without their texts, and the index has no text source");
+      const ids: number[] = [];
+      for (const id of this.textsPending) {
+        if (ids.length === Math.min(TEXTS_READ, limit)) break;
+        ids.push(id);
+      }
+      const texts = source(ids);
+      for (const id of ids) this.setTexts(id, texts.get(id) ?? NO_TEXTS);
+      limit -= ids.length;
+    }
+    return this.textsPending.size;
   }
 
   /** Inserts or replaces an organization. */
@@ -239,7 +291,8 @@ export class MemoryIndex {
   }
 
   /** Indexes the words of an organization already put; its customer text counts only when it has a customer vector. */
-  setTexts(id: number, texts: Record<VectorKind, string | null>): void {
+  setTexts(id: number, texts: LexicalTexts): void {
+    this.textsPending.delete(id);
     const row = this.rowById.get(id);
     if (row === undefined) return;
     this.lexical.profile.set(row, texts.profile ? lexicalTerms(texts.profile) : null);
@@ -265,6 +318,7 @@ export class MemoryIndex {
     const row = this.rowById.get(id);
     if (row === undefined) return false;
     this.rowById.delete(id);
+    this.textsPending.delete(id);
     this.graphs?.remove(id);
     const last = --this.n;
     for (const lexical of Object.values(this.lexical)) {
@@ -388,6 +442,7 @@ export class MemoryIndex {
 
   /** The `size` best organizations by the words of their `kind` text (BM25), among the rows passing the filter (all when null) less `excludedIds`. */
   searchText(text: string, kind: VectorKind, filtered: Int32Array | null, excludedIds: ReadonlySet<number>, size: number): Hit[] {
+    this.indexTexts();
     let allowed: Uint8Array | null = null;
     if (filtered || excludedIds.size > 0) {
       allowed = new Uint8Array(this.n).fill(filtered ? 0 : 1);
@@ -402,6 +457,7 @@ export class MemoryIndex {
 
   /** How many `kind` texts hold each term, and how many there are. */
   termStatistics(terms: readonly string[], kind: VectorKind): TermStatistics {
+    this.indexTexts();
     const lexical = this.lexical[kind];
     return { documents: lexical.size, docFrequency: new Map(terms.map((t) => [t, lexical.docFrequency(t)])) };
   }
@@ -439,6 +495,7 @@ export class MemoryIndex {
 
   /** Everything the index holds but its graphs, as a JSON-able meta and named arrays (see snapshot-file.ts). */
   snapshot(): { meta: MemorySnapshotMeta; arrays: Record<string, SnapshotArray> } {
+    this.indexTexts();
     const n = this.n;
     const d = this.dimension;
     const lists = (values: (readonly number[])[]) => {
@@ -524,7 +581,8 @@ export class MemoryIndex {
   }
 
   private grow(atLeast = 0): void {
-    const capacity = Math.max(1024, atLeast, Math.ceil(this.capacity * 1.5));
+    // Doubling: a bulk load copies the matrices about once in all (at 1.5 times, twice: a tenth of an import's time at 100k).
+    const capacity = Math.max(1024, atLeast, this.capacity * 2);
     const d = this.dimension;
     const resize = <T extends Float64Array | Float32Array | Uint32Array | Uint8Array>(old: T, length: number): T => {
       const next = new (old.constructor as new (n: number) => T)(length);

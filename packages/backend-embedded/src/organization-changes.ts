@@ -16,7 +16,7 @@ export class OrganizationChanges {
 
   constructor(private readonly db: Db) {
     this.sql = {
-      record: db.prepare<[number, number]>("INSERT INTO organization_changes (generation, org_id) VALUES (?, ?)"),
+      record: db.prepare<[number, string]>("INSERT INTO organization_changes (generation, org_id) SELECT ?, value FROM json_each(?)"),
       prune: db.prepare<[number]>("DELETE FROM organization_changes WHERE generation <= ?"),
       oldest: db.prepare<[], number | null>("SELECT min(generation) FROM organization_changes").pluck(),
       changed: db
@@ -31,7 +31,7 @@ export class OrganizationChanges {
 
   /** Inside the write transaction that made `generation`: logs `ids` as changed by it and forgets what is too old to matter. */
   record(generation: number, ids: Iterable<number>): void {
-    for (const id of new Set(ids)) this.sql.record.run(generation, id);
+    this.sql.record.run(generation, JSON.stringify([...new Set(ids)]));
     if (generation % 100 === 0) this.sql.prune.run(generation - KEPT_GENERATIONS);
   }
 

@@ -8,6 +8,7 @@
  * change log before the next read (everything is reloaded when the log no longer
  * reaches back far enough).
  */
+import { setImmediate as nextTick } from "node:timers/promises";
 import {
   assertModelAdmitted,
   assertQueryDimension,
@@ -32,11 +33,12 @@ import {
 } from "@orgsim/core";
 import type { Db } from "./database";
 import { guarded } from "./errors";
-import { type FilterColumns, filterColumnsOf, MemoryIndex } from "./memory-index";
+import { type FilterColumns, filterColumnsOf, type LexicalTexts, MemoryIndex } from "./memory-index";
 import { loadMemorySnapshot, saveMemorySnapshot } from "./memory-snapshot";
 import { fromBlob, OrganizationChanges, toBlob } from "./organization-changes";
 import { SqliteOrganizationLookup } from "./sqlite-organization-lookup";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
+import { WalCheckpointer } from "./wal-checkpointer";
 
 export interface VectorIndexOptions {
   /** "hnsw" (default): large rankings take candidates from HNSW graphs; "exact": every ranking scans. */
@@ -47,8 +49,12 @@ export interface VectorIndexOptions {
   exactBelow?: number;
   /** Reports a (re)build of the graphs: why it started, then its progress. */
   onProgress?: (progress: GraphProgress & { reason?: string }) => void;
-  /** Reports a failure to save the graphs (the store stays correct: the next start rebuilds them). */
-  onError?: (error: unknown) => void;
+  /**
+   * Reports a failure of work in the background, each with a message saying what failed and what
+   * follows (the store stays correct): saving the graphs or the memory snapshot (the next start
+   * rebuilds them), the WAL checkpoint thread, a background pass over a bulk write's words.
+   */
+  onError?: (error: Error) => void;
 }
 
 /** Whether the vector index holds every stored vector, and how far a build is. */
@@ -59,6 +65,17 @@ export interface VectorIndexStatus extends GraphProgress {
 }
 
 const GENERATION = "organizations_generation";
+/**
+ * A write of more organizations than this is a bulk write (an import's batch: 64 by default, 1,000
+ * at most): its words are indexed in one pass after it (MemoryIndex.indexTexts), and its checkpoint
+ * runs on another thread (wal-checkpointer.ts). In an import, finding each text's customer
+ * sentences and words cost more than writing the records. A write of a few (the API's) does both at once.
+ */
+export const BULK_WRITE = 16;
+/** Organizations whose words a background pass indexes per tick. */
+const TEXTS_CHUNK = 2_000;
+/** A background pass over pending texts starts once writes have paused this long (as the graphs' build does). */
+const TEXTS_QUIET_MS = 1_000;
 /** How long after the graphs catch up with writes they are saved (at the latest; at close at once). */
 const SAVE_DELAY_MS = 30_000;
 const MODEL_ID = "vector_model_id";
@@ -76,8 +93,11 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private readonly sql;
   private readonly changes: OrganizationChanges;
   private readonly lookup: SqliteOrganizationLookup;
+  private readonly checkpointer: WalCheckpointer;
   private graphs: VectorGraphs | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
+  private textsTimer: NodeJS.Timeout | null = null;
+  private textsPass: Promise<void> | null = null;
   /** The generation of the memory snapshot on disk, when this store read or wrote it. */
   private snapshotGeneration = -1;
 
@@ -91,10 +111,14 @@ export class SqliteOrganizationStore implements OrganizationStore {
       setMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
       anyVector: db.prepare("SELECT 1 FROM organization_vectors LIMIT 1").pluck(),
       deleteOrg: db.prepare<[number]>("DELETE FROM organizations WHERE id = ?"),
-      insertOrg: db.prepare(
+      deleteName: db.prepare<[number]>("DELETE FROM organization_names WHERE rowid = ?"),
+      existing: db.prepare<[string], number>("SELECT id FROM organizations WHERE id IN (SELECT value FROM json_each(?))").pluck(),
+      insertOrg: db.prepare<[number, string, ...(string | number | null)[]]>(
         `INSERT INTO organizations (id, doc, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, name_key, domain_key)
-         VALUES (@id, @doc, @hqCountry, @hqSubdivision, @employeeCount, @employeeRange, @foundedYear, @lastRoundStage, @lastRoundDate, @nameKey, @domainKey)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      // The name index of a whole write in one statement: FTS5 then flushes its terms once (see migration 5).
+      insertNames: db.prepare<[string]>("INSERT INTO organization_names (rowid, name_key) SELECT value ->> 0, value ->> 1 FROM json_each(?)"),
       insertLocation: db.prepare("INSERT INTO organization_locations (org_id, is_hq, country_code, subdivision_code) VALUES (?, ?, ?, ?)"),
       insertCategory: db.prepare("INSERT INTO organization_categories (org_id, slug) VALUES (?, ?)"),
       insertVector: db.prepare("INSERT INTO organization_vectors (org_id, kind, model_id, vector) VALUES (?, ?, ?, ?)"),
@@ -106,6 +130,9 @@ export class SqliteOrganizationStore implements OrganizationStore {
       dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
     };
     this.changes = new OrganizationChanges(db);
+    this.checkpointer = new WalCheckpointer(db, (error) =>
+      this.reportBackground("the WAL checkpoint thread failed (SQLite checkpoints at commits instead)", error),
+    );
     this.lookup = new SqliteOrganizationLookup(db);
     this.load();
   }
@@ -119,32 +146,37 @@ export class SqliteOrganizationStore implements OrganizationStore {
       if (records.length === 0) return;
       assertRecordVectors(records, model);
       const rows = records.map((r) => ({ ...r, columns: filterColumnsOf(r.organization) }));
-      const before = this.db
-        .transaction(() => {
-          const stored = this.storedModel();
-          assertModelAdmitted(stored, model);
-          if (!stored) {
-            this.sql.setMeta.run(MODEL_ID, model.modelId);
-            this.sql.setMeta.run(DIMENSION, String(model.dimension));
-          }
-          for (const { organization, columns, profileVector, customerVector } of rows)
-            this.write(organization, columns, profileVector, customerVector, model.modelId);
-          return this.bumpGeneration(records.map((r) => r.organization.id));
-        })
-        .immediate();
+      const transaction = () =>
+        this.db
+          .transaction(() => {
+            const stored = this.storedModel();
+            assertModelAdmitted(stored, model);
+            if (!stored) {
+              this.sql.setMeta.run(MODEL_ID, model.modelId);
+              this.sql.setMeta.run(DIMENSION, String(model.dimension));
+            }
+            this.writeAll(rows, model.modelId);
+            return this.bumpGeneration(records.map((r) => r.organization.id));
+          })
+          .immediate();
+      // A bulk write leaves its checkpoint to another thread (wal-checkpointer.ts), and its words to one pass after it.
+      const bulk = rows.length > BULK_WRITE;
+      const before = bulk ? await this.checkpointer.bulk(transaction) : transaction();
 
       if (!this.inStep(before)) return;
       if (!this.index || this.index.dimension !== model.dimension) this.index = this.withGraphs(new MemoryIndex(model.dimension), model);
+      // The words of a bulk write are read back from SQLite by that pass; a search by words runs it first if it has not run.
       this.index.putMany(
         rows.map(({ organization, columns, profileVector, customerVector }) => ({
           id: organization.id,
           columns,
           profile: profileVector,
           customer: customerVector,
-          texts: lexicalTextsOf(organization),
+          texts: bulk ? null : lexicalTextsOf(organization),
           customerStated: hasExplicitCustomerText(organization),
         })),
       );
+      if (bulk) this.indexTextsSoon();
     });
   }
 
@@ -183,6 +215,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       const result = this.db
         .transaction(() => {
           if (this.sql.deleteOrg.run(id).changes === 0) return null;
+          this.sql.deleteName.run(id);
           return this.bumpGeneration([id]);
         })
         .immediate();
@@ -269,11 +302,13 @@ export class SqliteOrganizationStore implements OrganizationStore {
       this.closed = true;
       // A graph left pending would be rebuilt at the next start: finish and save it now.
       if (this.saveTimer) clearTimeout(this.saveTimer);
+      this.cancelTextsTimer();
       this.graphs?.finish();
       this.saveGraphs();
       this.saveSnapshot();
       this.graphs?.stop();
       this.index = null;
+      await this.checkpointer.close();
       this.onClose();
     });
   }
@@ -289,8 +324,56 @@ export class SqliteOrganizationStore implements OrganizationStore {
     await this.graphs?.settled();
   }
 
-  /** Gives `index` its graphs (unless ORGSIM_VECTOR_INDEX=exact). */
+  /** How many organizations' words are not indexed yet (a bulk write's, until the pass after it). */
+  wordIndexPending(): number {
+    return this.index?.pendingTexts ?? 0;
+  }
+
+  /** Resolves once the word index holds every stored organization's words (indexing them now, a chunk per tick). */
+  async wordIndexSettled(): Promise<void> {
+    return guarded(async () => {
+      this.cancelTextsTimer();
+      this.textsPass ??= this.indexTextsPass();
+      await this.textsPass;
+    });
+  }
+
+  /** Starts a pass over the pending texts once writes have paused TEXTS_QUIET_MS (as the graphs' build waits for a pause). */
+  private indexTextsSoon(): void {
+    if (this.textsPass) return;
+    this.cancelTextsTimer();
+    this.textsTimer = setTimeout(() => {
+      this.textsTimer = null;
+      this.textsPass ??= this.indexTextsPass();
+      // A failed background pass leaves the texts pending: the next search by words indexes them, and reports what fails.
+      this.textsPass.catch((error) => this.reportBackground("indexing the words of a bulk write failed (the next search by words indexes them)", error));
+    }, TEXTS_QUIET_MS);
+    this.textsTimer.unref();
+  }
+
+  private async indexTextsPass(): Promise<void> {
+    try {
+      while (!this.closed && this.index && this.index.indexTexts(TEXTS_CHUNK) > 0) await nextTick();
+    } finally {
+      this.textsPass = null;
+    }
+  }
+
+  private cancelTextsTimer(): void {
+    if (this.textsTimer) clearTimeout(this.textsTimer);
+    this.textsTimer = null;
+  }
+
+  /** The current texts of `ids`, read from SQLite: where the memory index reads a bulk write's words. */
+  private textsOf(ids: readonly number[]): Map<number, LexicalTexts> {
+    const texts = new Map<number, LexicalTexts>();
+    for (const { id, doc } of this.sql.docs.all(JSON.stringify(ids))) texts.set(id, lexicalTextsOf(JSON.parse(doc) as Organization));
+    return texts;
+  }
+
+  /** Gives `index` its graphs (unless ORGSIM_VECTOR_INDEX=exact) and where it reads the texts of bulk writes. */
   private withGraphs(index: MemoryIndex, model: VectorModel): MemoryIndex {
+    index.useTextSource((ids) => this.textsOf(ids));
     this.graphs?.stop();
     this.graphs = null;
     if (this.vectorIndex.kind !== "exact") {
@@ -346,7 +429,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       if (Number(this.sql.meta.get(GENERATION)?.value ?? 0) !== this.generation) return;
       this.graphs.save(dir, { ...model, generation: this.generation });
     } catch (error) {
-      this.vectorIndex.onError?.(error);
+      this.reportBackground("saving the vector graphs failed (the next start rebuilds them)", error);
     }
   }
 
@@ -360,8 +443,12 @@ export class SqliteOrganizationStore implements OrganizationStore {
       saveMemorySnapshot(dir, this.index, { ...model, generation: this.generation });
       this.snapshotGeneration = this.generation;
     } catch (error) {
-      this.vectorIndex.onError?.(error);
+      this.reportBackground("saving the memory snapshot failed (the next start reads SQLite instead)", error);
     }
+  }
+
+  private reportBackground(what: string, error: unknown): void {
+    this.vectorIndex.onError?.(new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
   }
 
   private storedModelOrNull(): VectorModel | null {
@@ -379,18 +466,45 @@ export class SqliteOrganizationStore implements OrganizationStore {
     return modelId && dimension ? { modelId, dimension } : null;
   }
 
-  /** Replaces one organization's rows (children go by ON DELETE CASCADE). */
-  private write(o: Organization, c: FilterColumns, profile: Float32Array, customer: Float32Array | null, modelId: string): void {
-    this.sql.deleteOrg.run(o.id);
-    const { places, categories, ...scalars } = c;
-    const keys = { nameKey: nameKey(o.name), domainKey: o.domain ? domainKey(o.domain) : null };
-    this.sql.insertOrg.run({ ...scalars, ...keys, id: o.id, doc: JSON.stringify(o) });
-    const { headquarters, offices } = o.location;
-    if (headquarters) this.sql.insertLocation.run(o.id, 1, headquarters.country_code, headquarters.subdivision_code);
-    for (const office of offices) this.sql.insertLocation.run(o.id, 0, office.country_code, office.subdivision_code);
-    for (const slug of c.categories) this.sql.insertCategory.run(o.id, slug);
-    this.sql.insertVector.run(o.id, "profile", modelId, toBlob(profile));
-    if (customer) this.sql.insertVector.run(o.id, "customer", modelId, toBlob(customer));
+  /**
+   * Inside the write transaction: replaces each organization's rows (an existing one's children go
+   * by ON DELETE CASCADE), then writes the name index of them all in one statement.
+   */
+  private writeAll(rows: readonly (OrganizationRecord & { columns: FilterColumns })[], modelId: string): void {
+    const stored = new Set(this.sql.existing.all(JSON.stringify(rows.map((r) => r.organization.id))));
+    const names = new Map<number, string>();
+    for (const { organization: o, columns: c, profileVector, customerVector } of rows) {
+      // Also an organization twice in one write: the later one replaces the earlier.
+      if (stored.has(o.id)) {
+        this.sql.deleteOrg.run(o.id);
+        this.sql.deleteName.run(o.id);
+      }
+      stored.add(o.id);
+      const name = nameKey(o.name);
+      const domain = o.domain ? domainKey(o.domain) : null;
+      const doc = JSON.stringify(o);
+      this.sql.insertOrg.run(
+        o.id,
+        doc,
+        c.hqCountry,
+        c.hqSubdivision,
+        c.employeeCount,
+        c.employeeRange,
+        c.foundedYear,
+        c.lastRoundStage,
+        c.lastRoundDate,
+        name,
+        domain,
+      );
+      names.set(o.id, name);
+      const { headquarters, offices } = o.location;
+      if (headquarters) this.sql.insertLocation.run(o.id, 1, headquarters.country_code, headquarters.subdivision_code);
+      for (const office of offices) this.sql.insertLocation.run(o.id, 0, office.country_code, office.subdivision_code);
+      for (const slug of c.categories) this.sql.insertCategory.run(o.id, slug);
+      this.sql.insertVector.run(o.id, "profile", modelId, toBlob(profileVector));
+      if (customerVector) this.sql.insertVector.run(o.id, "customer", modelId, toBlob(customerVector));
+    }
+    this.sql.insertNames.run(JSON.stringify([...names]));
   }
 
   /** Inside a write transaction: advances the generation, logging the organizations changed, and returns the one before. */

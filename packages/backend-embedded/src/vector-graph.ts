@@ -97,7 +97,8 @@ export class VectorGraph {
       else this.twins.delete(node);
       return [];
     }
-    if (!this.index.contains(BigInt(id))) return [];
+    // An empty graph (an import into an empty store) holds nothing to remove: skip asking it for every id.
+    if (this.index.size() === 0 || !this.index.contains(BigInt(id))) return [];
     this.index.remove(BigInt(id));
     const orphans = this.twins.get(id) ?? [];
     this.twins.delete(id);

@@ -1,11 +1,21 @@
 import { describe, expect, it } from "vitest";
+
+/** A small seeded generator in [0, 1), for generated cases that repeat run after run. */
+const rng = (seed: number) => () => {
+  seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+  return seed / 0x80000000;
+};
 import {
   distinctiveTerms,
   domainKey,
   nameKey,
   nameWords,
   lexicalTerms,
+  LEXICAL_STOP_WORDS,
+  standardTokens,
+  customerSentences,
   customerTextOf,
+  splitSentences,
   decodeCursor,
   employeeRangeOf,
   encodeCursor,
@@ -50,6 +60,24 @@ describe("customer text", () => {
       "It is built for dental clinics.",
     );
     expect(customerTextOf({ customer_description: null, description: "Acme builds robots. Founded in 2001." })).toBeNull();
+  });
+
+  it("finds the same customer sentences in a whole text as in each of its sentences alone, however the text is spaced", () => {
+    const sentences = [
+      "Acme builds robots.",
+      "It is built\n for dental clinics.",
+      "We serve  SMBs.",
+      "Trusted by\u00a0banks!",
+      "Founded in 2001.",
+      "Our clients love us?",
+    ];
+    const spaces = [" ", "  ", "\n", "\t", "\u00a0", "\r\n", " \u2028 "];
+    const random = rng(12);
+    for (let n = 0; n < 500; n++) {
+      const picked = Array.from({ length: 1 + Math.floor(random() * 5) }, () => sentences[Math.floor(random() * sentences.length)] as string);
+      const text = picked.map((s) => s.replace(/ /g, () => spaces[Math.floor(random() * spaces.length)] as string)).join(spaces[n % spaces.length]);
+      expect(customerSentences(text)).toEqual(splitSentences(text).filter((sentence) => customerSentences(sentence).length > 0));
+    }
   });
 });
 
@@ -160,6 +188,50 @@ describe("lexicalTerms", () => {
     expect(lexicalTerms("the of and a I")).toEqual([]);
     // Han ideographs one by one; pictographs are words too.
     expect(lexicalTerms("数据平台 données ™")).toEqual(["数", "据", "平", "台", "données", "™"]);
+  });
+
+  it("scans a Latin text in one pass to the very terms of its tokens, lower-cased, without stop words", () => {
+    // Pieces that make and join words (letters, digits, "_", the joiners), separators, Latin-1 letters and symbols, a long word, and now and then a character outside the one-pass scan.
+    const pieces = [
+      "a",
+      "Z",
+      "é",
+      "Ÿ",
+      "ß",
+      "7",
+      "_",
+      ".",
+      "'",
+      "’",
+      ",",
+      ";",
+      ":",
+      "·",
+      "-",
+      " ",
+      "\n",
+      "×",
+      "©",
+      "\u00ad",
+      "—",
+      "…",
+      "The",
+      "for",
+      "x".repeat(300),
+    ];
+    const rare = ["数", "™", "🚀", "\u200b"];
+    const stop = new Set(LEXICAL_STOP_WORDS);
+    const reference = (text: string) =>
+      standardTokens(text)
+        .map((t) => t.toLowerCase())
+        .filter((t) => !stop.has(t));
+    const random = rng(11);
+    for (let n = 0; n < 3000; n++) {
+      const parts = Array.from({ length: 1 + Math.floor(random() * 40) }, () => pieces[Math.floor(random() * pieces.length)] as string);
+      if (n % 10 === 0) parts.splice(Math.floor(random() * parts.length), 0, rare[n % rare.length] as string);
+      const text = parts.join("");
+      expect(lexicalTerms(text), JSON.stringify(text)).toEqual(reference(text));
+    }
   });
 });
 

@@ -68,7 +68,7 @@ export interface App {
   readiness(): Promise<ReadinessChecks>;
   /** The embedded backend's vector graphs: current, or how far their build is. */
   vectorIndex(): VectorIndexStatus;
-  /** Resolves once the vector graphs hold every stored vector (an import waits for this). */
+  /** Resolves once the vector graphs hold every stored vector, and the word index every stored text (an import waits for this). */
   vectorIndexSettled(): Promise<void>;
   /** Shutdown has started: /ready answers 503 while the requests in flight finish. */
   startDraining(): void;
@@ -91,10 +91,15 @@ interface Backend {
 async function openBackend(config: Config, dimension: number | undefined, options: AppOptions = {}): Promise<Backend> {
   if (config.backend === "embedded") {
     const { vectorIndex: kind, exactBelow } = config.embedded;
-    const onError = (error: unknown) => console.error(`vector index: saving the graphs failed (the next start rebuilds them): ${(error as Error).message}`);
+    const onError = (error: Error) => console.error(`embedded store: ${error.message}`);
     const backend = openEmbeddedBackend({ dataDir: config.dataDir, vectorIndex: { kind, exactBelow, onProgress: options.onVectorIndexProgress, onError } });
     const store = backend.organizations;
-    return { ...backend, vectorIndex: { status: () => store.vectorIndexStatus(), settled: () => store.vectorIndexSettled() } };
+    // Settled: the words of bulk writes indexed, then the graphs built (each in one pass after the records).
+    const settled = async () => {
+      await store.wordIndexSettled();
+      await store.vectorIndexSettled();
+    };
+    return { ...backend, vectorIndex: { status: () => store.vectorIndexStatus(), settled } };
   }
   if (!config.elasticsearch) throw new Error("ORGSIM_BACKEND=elasticsearch needs ELASTICSEARCH_URL");
   const backend = await openElasticsearchBackend({ ...config.elasticsearch, dimension, ...(options.bulkImport ? { refresh: false } : {}) });

@@ -120,22 +120,29 @@ export function formatDuration(seconds: number): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
-/** Writes, then builds the vector graphs (timed apart, as `orgsim import` does: records first, graphs in one pass after). */
+/**
+ * Writes, then indexes the words and builds the vector graphs, each timed apart (as `orgsim import`
+ * does: records first, then the word index and the graphs, each in one pass).
+ */
 export async function loadEmbedded(
   dataDir: string,
   dataset: Dataset,
   count: number,
   model: VectorModel,
   log: (line: string) => void,
-): Promise<LoadResult & { vector_index_build_s: number }> {
+): Promise<LoadResult & { word_index_build_s: number; vector_index_build_s: number }> {
   const backend = openEmbeddedBackend({ dataDir });
   try {
     const written = await load(backend.organizations, dataset, count, model, "embedded", log);
-    const started = performance.now();
+    let started = performance.now();
+    await backend.organizations.wordIndexSettled();
+    const wordSeconds = (performance.now() - started) / 1000;
+    log(`  embedded: word index built in ${formatDuration(wordSeconds)}`);
+    started = performance.now();
     await backend.organizations.vectorIndexSettled();
     const buildSeconds = (performance.now() - started) / 1000;
     log(`  embedded: vector graphs built in ${formatDuration(buildSeconds)}`);
-    return { ...written, vector_index_build_s: buildSeconds };
+    return { ...written, word_index_build_s: wordSeconds, vector_index_build_s: buildSeconds };
   } finally {
     await backend.close();
   }

@@ -151,6 +151,15 @@ function importSection({ results, scales }: ReportContext): string[] {
         ".",
     );
   }
+  const wordBuilds = scales.filter(([, s]) => s.embedded.import_vectors_given.word_index_build_s !== undefined);
+  if (wordBuilds.length) {
+    out.push(
+      "",
+      "It also indexes the words of a bulk write in one pass after it (a search by words runs the pass first if it has not run); that pass, not part of the rates above either, took " +
+        wordBuilds.map(([l, s]) => `${l} ${f1(s.embedded.import_vectors_given.word_index_build_s)} s`).join(", ") +
+        ".",
+    );
+  }
   out.push(
     "",
     "*With embedding*: `orgsim import` (map, validate, embed the profile text and any customer text one text per model run, write in batches of 64) " +

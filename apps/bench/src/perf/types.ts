@@ -55,8 +55,11 @@ export interface ScaleResult {
   elasticsearch_run?: RunInfo & { seconds: number };
   filter_matches: Record<FilterLevel, { organizations: number; share: number }>;
   embedded: {
-    /** vector_index_build_s: building the HNSW graphs after the records were written (absent in runs before the graphs). */
-    import_vectors_given: LoadResult & { vector_index_build_s?: number };
+    /**
+     * vector_index_build_s: building the HNSW graphs after the records were written (absent in runs before the graphs);
+     * word_index_build_s: indexing the words after the records were written (absent in runs that indexed them with each write).
+     */
+    import_vectors_given: LoadResult & { vector_index_build_s?: number; word_index_build_s?: number };
     /** The data directory (SQLite file and its WAL). */
     disk_bytes: number;
     server_start_s: number;

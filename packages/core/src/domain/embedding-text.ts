@@ -21,8 +21,14 @@ export function splitSentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
+/** Any of the cues, in one pattern (a text matches it when it matches one of them). */
+const ANY_CUE = new RegExp(CUSTOMER_CUES.map((cue) => `(?:${cue.source})`).join("|"), "i");
+
 export function customerSentences(description: string): string[] {
-  return splitSentences(description).filter((sentence) => CUSTOMER_CUES.some((cue) => cue.test(sentence)));
+  // A cue found in a sentence is found in the text it came from (splitting only joins and trims
+  // whitespace, which the cues match as \s+): a text without any is not split at all, as most are not.
+  if (!ANY_CUE.test(description)) return [];
+  return splitSentences(description).filter((sentence) => ANY_CUE.test(sentence));
 }
 
 /** The text embedded as the customer-base vector, or null when the organization has none. */

@@ -58,9 +58,14 @@ export function standardTokens(text: string): string[] {
 
 /** Lower-cased words of a text in order, stop words dropped (repeats kept): the terms both backends index. */
 export function lexicalTerms(text: string): string[] {
-  return standardTokens(text)
-    .map((t) => t.toLowerCase())
-    .filter((t) => !STOP.has(t));
+  const plain = plainTerms(text);
+  if (plain) return plain;
+  const terms: string[] = [];
+  for (const token of standardTokens(text)) {
+    const term = token.toLowerCase();
+    if (!STOP.has(term)) terms.push(term);
+  }
+  return terms;
 }
 
 // The fast path: texts in ASCII and Latin-1/Latin Extended letters, where the UAX #29 rules that
@@ -77,6 +82,82 @@ const isWordChar = (c: number) => isLetter(c) || isDigit(c) || c === 95;
 const joinsLetters = (c: number) => c === 58 || c === 0xb7 || c === 46 || c === 39 || c === 0x2019 || c === 0x2018;
 /** Between two digits: MidNum (, ;) and MidNumLet (. ' ’ ‘). */
 const joinsDigits = (c: number) => c === 44 || c === 59 || c === 46 || c === 39 || c === 0x2019 || c === 0x2018;
+
+// What plainTerms needs to know of a character, as bits of one table lookup (characters below
+// U+0250; the few PLAIN ones above are punctuation that neither makes nor joins words).
+const PLAIN_CHAR = 1;
+const WORD_CHAR = 2;
+const LETTER = 4;
+const DIGIT = 8;
+const JOINS_LETTERS = 16;
+const JOINS_DIGITS = 32;
+const UNDERSCORE = 64;
+const LOW_CLASSES = Uint8Array.from({ length: 0x250 }, (_, c) => {
+  const ch = String.fromCharCode(c);
+  return (
+    (PLAIN.test(ch) ? PLAIN_CHAR : 0) |
+    (isWordChar(c) ? WORD_CHAR : 0) |
+    (isLetter(c) ? LETTER : 0) |
+    (isDigit(c) ? DIGIT : 0) |
+    (joinsLetters(c) ? JOINS_LETTERS : 0) |
+    (joinsDigits(c) ? JOINS_DIGITS : 0) |
+    (c === 95 ? UNDERSCORE : 0)
+  );
+});
+const classOf = (c: number): number =>
+  c < 0x250
+    ? (LOW_CLASSES[c] as number)
+    : c === 0x2018 || c === 0x2019
+      ? PLAIN_CHAR | JOINS_LETTERS | JOINS_DIGITS
+      : (c >= 0x2010 && c <= 0x201d) || c === 0x2022 || c === 0x2026
+        ? PLAIN_CHAR
+        : 0;
+
+/**
+ * lexicalTerms of a PLAIN text in one scan (plainTokens, then lower case and stop words, without
+ * the arrays between: the word index of an import tokenizes every text); null as soon as the text
+ * proves not PLAIN.
+ */
+function plainTerms(text: string): string[] | null {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let k = classOf(text.charCodeAt(i));
+    while (!(k & WORD_CHAR)) {
+      if (!(k & PLAIN_CHAR)) return null;
+      if (++i === n) return out;
+      k = classOf(text.charCodeAt(i));
+    }
+    const start = i;
+    // A run of "_" alone is no word.
+    let word = false;
+    for (;;) {
+      while (k & WORD_CHAR) {
+        if (!(k & UNDERSCORE)) word = true;
+        if (++i === n) break;
+        k = classOf(text.charCodeAt(i));
+      }
+      if (i + 1 < n) {
+        // k: the class of the character at i, which ended the run
+        const before = classOf(text.charCodeAt(i - 1));
+        const after = classOf(text.charCodeAt(i + 1));
+        if ((before & after & LETTER && k & JOINS_LETTERS) || (before & after & DIGIT && k & JOINS_DIGITS)) {
+          i += 1;
+          k = after;
+          continue;
+        }
+      }
+      break;
+    }
+    if (!word) continue;
+    for (let from = start; from < i; from += MAX_TOKEN_LENGTH) {
+      const term = text.slice(from, Math.min(i, from + MAX_TOKEN_LENGTH)).toLowerCase();
+      if (!STOP.has(term)) out.push(term);
+    }
+  }
+  return out;
+}
 
 function plainTokens(text: string): string[] {
   const out: string[] = [];

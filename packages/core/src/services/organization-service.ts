@@ -110,8 +110,9 @@ export class OrganizationService {
   async embedAll(organizations: Organization[], given: readonly StoredVectors[] = []): Promise<OrganizationRecord[]> {
     const withoutProfile = organizations.flatMap((_, i) => (given[i]?.profile ? [] : [i]));
     const profileByIndex = await this.embedAt(withoutProfile, (i) => profileTextOf(organizations[i] as Organization, categoryName));
-    const customerTexts = organizations.map(customerTextOf);
-    const withCustomers = customerTexts.flatMap((text, i) => (text && !given[i]?.customer ? [i] : []));
+    // The customer text is looked for only where no customer vector is given (its sentence scan is a large part of an import's time).
+    const customerTexts = organizations.map((organization, i) => (given[i]?.customer ? null : customerTextOf(organization)));
+    const withCustomers = customerTexts.flatMap((text, i) => (text ? [i] : []));
     const customerByIndex = await this.embedAt(withCustomers, (i) => customerTexts[i] as string);
     return organizations.map((organization, i) => ({
       organization,

@@ -1,0 +1,134 @@
+/**
+ * Bulk writes (more than BULK_WRITE organizations a call): their words are indexed in one pass after the
+ * write and their name lookups written in one statement, yet every search and lookup right after
+ * the write sees them exactly as if each had been written alone.
+ */
+import { nameWords, type OrganizationRecord, type VectorKind } from "@orgsim/core";
+import { expectedText, randomRecords } from "@orgsim/testing";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type EmbeddedBackend, openEmbeddedBackend } from "../src/index";
+import { BULK_WRITE } from "../src/sqlite-organization-store";
+import { tempDir } from "./temp-dir";
+
+const DIM = 16;
+const MODEL = { modelId: "test-model", dimension: DIM };
+const QUERIES = ["software platform", "robots warehouse automation", "payments for small businesses", "clinics", "data"];
+
+/** The same records written in calls of at most BULK_WRITE: words indexed at once. */
+async function writtenAlone(store: EmbeddedBackend["organizations"], records: OrganizationRecord[]): Promise<void> {
+  for (let i = 0; i < records.length; i += BULK_WRITE) await store.upsert(records.slice(i, i + BULK_WRITE), MODEL);
+}
+
+const withDescription = (record: OrganizationRecord, description: string): OrganizationRecord => ({
+  ...record,
+  organization: { ...record.organization, description },
+});
+
+describe("embedded: bulk writes", () => {
+  let dir: ReturnType<typeof tempDir>;
+  let other: ReturnType<typeof tempDir>;
+  let backend: EmbeddedBackend;
+  let alone: EmbeddedBackend;
+
+  beforeEach(() => {
+    dir = tempDir();
+    other = tempDir();
+    backend = openEmbeddedBackend({ dataDir: dir.path });
+    alone = openEmbeddedBackend({ dataDir: other.path });
+  });
+  afterEach(async () => {
+    await backend.close();
+    await alone.close();
+    dir.remove();
+    other.remove();
+  });
+
+  const searchBoth = async (text: string, kind: VectorKind) => {
+    const query = { text, kind, filter: {}, size: 50 };
+    return [await backend.organizations.searchText(query), await alone.organizations.searchText(query)];
+  };
+
+  it("leaves the words to a pass after the write, which a search by words runs first: results as if written a few at a time", async () => {
+    const records = randomRecords(400, DIM, 3);
+    await backend.organizations.upsert(records, MODEL);
+    await writtenAlone(alone.organizations, records);
+    expect(backend.organizations.wordIndexPending()).toBe(400);
+    expect(alone.organizations.wordIndexPending()).toBe(0);
+    for (const kind of ["profile", "customer"] as const) {
+      for (const text of QUERIES) {
+        const [bulk, single] = await searchBoth(text, kind);
+        expect(bulk).toEqual(single);
+        expect(bulk).toEqual(
+          expectedText(records, text, kind, {})
+            .slice(0, 50)
+            .map((h) => h.id),
+        );
+      }
+    }
+    expect(backend.organizations.wordIndexPending()).toBe(0);
+    const terms = ["software", "robots", "zzz"];
+    expect(await backend.organizations.termStatistics(terms, "profile")).toEqual(await alone.organizations.termStatistics(terms, "profile"));
+  });
+
+  it("replaces the words of organizations written again, and forgets those deleted before their words were indexed", async () => {
+    const records = randomRecords(200, DIM, 4);
+    await backend.organizations.upsert(records, MODEL);
+    await backend.organizations.wordIndexSettled();
+    const rewritten = records.slice(0, 100).map((r, i) => (i < 10 ? withDescription(r, "zymurgy breweries and their yeast") : r));
+    await backend.organizations.upsert(rewritten, MODEL);
+    await backend.organizations.delete(5);
+    const live = [...records.slice(10), ...rewritten.slice(0, 10)].filter((r) => r.organization.id !== 5);
+    await writtenAlone(alone.organizations, live);
+    for (const text of ["zymurgy", ...QUERIES]) {
+      const [bulk, single] = await searchBoth(text, "profile");
+      expect(bulk).toEqual(single);
+    }
+    const [zymurgy] = await searchBoth("zymurgy", "profile");
+    expect([...(zymurgy ?? [])].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10]);
+  });
+
+  it("indexes the pending words in the background once writes pause", async () => {
+    await backend.organizations.upsert(randomRecords(100, DIM, 5), MODEL);
+    expect(backend.organizations.wordIndexPending()).toBe(100);
+    await vi.waitFor(() => expect(backend.organizations.wordIndexPending()).toBe(0), { timeout: 10_000, interval: 50 });
+  });
+
+  it("saves the words at close: a store opened again from the snapshot answers as before", async () => {
+    const records = randomRecords(300, DIM, 6);
+    await backend.organizations.upsert(records, MODEL);
+    await writtenAlone(alone.organizations, records);
+    await backend.close();
+    backend = openEmbeddedBackend({ dataDir: dir.path });
+    for (const text of QUERIES) {
+      const [bulk, single] = await searchBoth(text, "customer");
+      expect(bulk).toEqual(single);
+    }
+  });
+
+  it("keeps the name lookup in step: new, renamed, repeated in one write, and deleted organizations", async () => {
+    const records = randomRecords(100, DIM, 7);
+    const named = (r: OrganizationRecord, name: string): OrganizationRecord => ({ ...r, organization: { ...r.organization, name } });
+    await backend.organizations.upsert(
+      records.map((r, i) => (i === 0 ? named(r, "Zephyr Payments") : r)),
+      MODEL,
+    );
+    const lookUp = (name: string) => backend.organizations.lookUp({ words: nameWords(name), size: 20 });
+    expect((await lookUp("zephyr")).allWords).toEqual([1]);
+    // Renamed in a second bulk write, and written twice in it: the later one counts.
+    await backend.organizations.upsert(
+      [named(records[0] as OrganizationRecord, "Boreal Robotics"), ...records.slice(1), named(records[1] as OrganizationRecord, "Boreal Ledger")],
+      MODEL,
+    );
+    expect((await lookUp("zephyr")).allWords).toEqual([]);
+    expect((await lookUp("boreal")).allWords).toEqual([1, 2]);
+    expect((await lookUp("boreal ledger")).namePrefix).toEqual([2]);
+    await backend.organizations.delete(2);
+    expect((await lookUp("boreal")).allWords).toEqual([1]);
+    // Migration 5 dropped the triggers that wrote the name index: the store writes it itself.
+    const raw = new Database(backend.file, { readonly: true });
+    expect(raw.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBe(0);
+    expect(raw.prepare("SELECT count(*) FROM organization_names").pluck().get()).toBe(99);
+    raw.close();
+  });
+});
