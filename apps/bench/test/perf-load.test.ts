@@ -136,4 +136,12 @@ describe("the report's sentence on imports with vectors given", () => {
     expect(mixed).toMatch(/with vectors given \(`givenVectors`; 10k\), the product's path/);
     expect(mixed).toMatch(/ 1m was measured before that path existed/);
   });
+
+  it("names the backend when only one of a scale's backends comes from a run before that path (carried over by --backends)", () => {
+    const load = (through?: typeof WRITE_PATH) => ({ import_vectors_given: { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0, through } });
+    const carried = { embedded: load(WRITE_PATH), elasticsearch: load() } as ScaleResult;
+    const text = vectorsGivenText([["1m", carried]], 1000);
+    expect(text).toMatch(/with vectors given \(`givenVectors`; 1m\), the product's path/);
+    expect(text).toMatch(/ 1m \(Elasticsearch\) was measured before that path existed/);
+  });
 });

@@ -173,13 +173,20 @@ function importSection({ results, scales }: ReportContext): string[] {
   return out;
 }
 
-/** What wrote a scale's records with their vectors given: results without `through` come from runs before the product took vectors. */
-const writePathOf = (s: ScaleResult) => s.embedded.import_vectors_given.through ?? "OrganizationStore.upsert";
+/** Each backend's write path at a scale: `through` is absent in runs before the product took vectors (a run may carry one backend's numbers over from such a run). */
+const writePaths = (s: ScaleResult) =>
+  (["embedded", "elasticsearch"] as const).flatMap((b) =>
+    s[b] ? [{ backend: BACKEND_NAMES[b], service: s[b].import_vectors_given.through === WRITE_PATH }] : [],
+  );
 
 /** How the rates with vectors given were measured: through the product's path, or (earlier runs) through the store adapters. */
 export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown): string {
-  const service = scales.filter(([, s]) => writePathOf(s) === WRITE_PATH).map(([l]) => l);
-  const adapters = scales.filter(([, s]) => writePathOf(s) !== WRITE_PATH).map(([l]) => l);
+  const service = scales.filter(([, s]) => writePaths(s).some((p) => p.service)).map(([l]) => l);
+  const adapters = scales.flatMap(([l, s]) => {
+    const paths = writePaths(s);
+    const old = paths.filter((p) => !p.service);
+    return old.length === 0 ? [] : old.length === paths.length ? [l] : old.map((p) => `${l} (${p.backend})`);
+  });
   const defaults = "with the adapters' defaults (Elasticsearch: refresh after every bulk, int8_hnsw)";
   const path = "the product's path for vectors computed elsewhere (what `orgsim import` calls when a mapping fills `profile_vector` and `customer_vector`)";
   if (service.length === 0) {
@@ -417,7 +424,7 @@ function runtimeSection({ scales }: ReportContext): string[] {
   }
   out.push(
     "",
-    "The embedded server's start reads every vector from SQLite into memory (and loads the model). No test asserts any time; the bench is not part of `pnpm test`.",
+    "The embedded server's start loads the model and, in each worker, reads the memory snapshot and the graphs saved beside the SQLite file (before the snapshot existed it read every vector from SQLite). No test asserts any time; the bench is not part of `pnpm test`.",
   );
   return out;
 }
