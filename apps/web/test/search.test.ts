@@ -86,6 +86,8 @@ describe("search", () => {
         .getByRole("listbox", { name: label })
         .getByRole("option", { name: new RegExp(`^${org.name}`) })
         .click();
+      // A pick empties the box when React renders it: typing the next name before that would be wiped.
+      await expect.poll(() => page.getByRole("combobox", { name: label }).inputValue()).toBe("");
     }
     // React renders a picked seed after the click returns: wait for it.
     await expect.poll(() => page.getByRole("list", { name: "Like", exact: true }).getByRole("button").count()).toBe(2);
