@@ -10,6 +10,7 @@
  * Organizations written since the graph last caught up are always scanned exactly.
  */
 import type { VectorKind } from "@orgsim/core";
+import type { FilteredRows } from "./filtered-rows";
 import type { VectorGraphs } from "./vector-graphs";
 
 /** Up to this many candidate rows, a brute-force scan (about 1 µs a row at 384-d) beats planning. */
@@ -38,8 +39,8 @@ export interface PlanInput {
   k: number;
   /** All rows in the index. */
   rowCount: number;
-  /** Rows passing the filter, ascending; null when everything passes. */
-  filtered: Int32Array | null;
+  /** Rows passing the filter; null when everything passes. */
+  filtered: FilteredRows | null;
   excludedIds: ReadonlySet<number>;
   rowOf(id: number): number | undefined;
 }
@@ -48,10 +49,10 @@ export interface PlanInput {
 export function candidateRows(input: PlanInput): Int32Array | null {
   const { graphs, filtered, rowCount } = input;
   const passing = filtered ? filtered.length : rowCount;
-  if (!graphs || passing <= input.exactBelow) return filtered;
-  const allowed = filtered ? bitmap(filtered, rowCount) : null;
+  if (!graphs || passing <= input.exactBelow) return filtered?.rows ?? null;
+  const allowed = filtered?.bitmap ?? null;
   const fromGraph = graphCandidates(input, graphs, allowed, passing / rowCount);
-  if (!fromGraph) return filtered;
+  if (!fromGraph) return filtered?.rows ?? null;
   for (const id of graphs.pendingIds(input.kind)) {
     const row = input.rowOf(id);
     if (row !== undefined && (!allowed || allowed[row])) fromGraph.add(row);
@@ -85,10 +86,4 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
     count *= 4;
   }
   return null;
-}
-
-function bitmap(rows: Int32Array, size: number): Uint8Array {
-  const set = new Uint8Array(size);
-  for (const row of rows) set[row] = 1;
-  return set;
 }

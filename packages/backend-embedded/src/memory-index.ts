@@ -19,6 +19,7 @@ import {
   type VectorKind,
 } from "@orgsim/core";
 import { candidateRows, DEFAULT_EXACT_BELOW } from "./candidate-plan";
+import { FilterCache, FilteredRows } from "./filtered-rows";
 import { LexicalIndex, type LexicalSnapshot } from "./lexical-index";
 import type { SnapshotArray } from "./snapshot-file";
 import { TopK } from "./top-k";
@@ -171,6 +172,7 @@ export class MemoryIndex {
   /** The approximate-nearest-neighbour graphs that propose candidates for large rankings (none: every ranking scans). */
   private graphs: VectorGraphs | null = null;
   private exactBelow = DEFAULT_EXACT_BELOW;
+  private readonly filterCache = new FilterCache();
 
   /** `expected`: organizations about to be put, to size the arrays once (loading would otherwise re-grow 150 MB matrices). */
   constructor(
@@ -266,6 +268,7 @@ export class MemoryIndex {
 
   /** Inserts or replaces an organization. */
   put(id: number, columns: FilterColumns, profile: Float32Array, customer: Float32Array | null): void {
+    this.filterCache.clear();
     let row = this.rowById.get(id);
     if (row === undefined) {
       if (this.n === this.capacity) this.grow();
@@ -317,6 +320,7 @@ export class MemoryIndex {
   remove(id: number): boolean {
     const row = this.rowById.get(id);
     if (row === undefined) return false;
+    this.filterCache.clear();
     this.rowById.delete(id);
     this.textsPending.delete(id);
     this.graphs?.remove(id);
@@ -352,8 +356,13 @@ export class MemoryIndex {
     return true;
   }
 
-  /** Rows passing every filter but `excludeIds` (rankings leave those out), ascending; null when the filter lets everything through. */
-  filterRows(filter: OrganizationFilter): Int32Array | null {
+  /** Rows passing every filter but `excludeIds` (rankings leave those out); null when the filter lets everything through. */
+  filterRows(filter: OrganizationFilter): FilteredRows | null {
+    return this.filterCache.rows(filter, () => this.scanFilter(filter));
+  }
+
+  /** filterRows without the cache: scans every row. */
+  scanFilter(filter: OrganizationFilter): FilteredRows | null {
     const f = filter;
     const loc = f.location ? this.places.table([...f.location.countries, ...f.location.subdivisions]) : null;
     const anyOffice = f.location ? !f.location.hqOnly : false;
@@ -397,7 +406,7 @@ export class MemoryIndex {
       if (cats && !matchesAny(this.categories[r] as readonly number[], cats)) continue;
       out[count++] = r;
     }
-    return out.subarray(0, count);
+    return new FilteredRows(out.slice(0, count), this.n);
   }
 
   /**
@@ -405,7 +414,7 @@ export class MemoryIndex {
    * float64) desc, id asc, at or above minScore, among the rows passing the filter (`filtered`, all
    * when null) less `excludedIds`. Which rows are scored is the planner's choice (candidate-plan.ts).
    */
-  rank(query: Float32Array, kind: VectorKind, filtered: Int32Array | null, options: RankOptions): Hit[] {
+  rank(query: Float32Array, kind: VectorKind, filtered: FilteredRows | null, options: RankOptions): Hit[] {
     const d = this.dimension;
     const k = options.offset + options.size;
     if (query.length !== d) throw new Error(`query vector has ${query.length} dimensions; the store holds ${d}`);
@@ -441,12 +450,12 @@ export class MemoryIndex {
   }
 
   /** The `size` best organizations by the words of their `kind` text (BM25), among the rows passing the filter (all when null) less `excludedIds`. */
-  searchText(text: string, kind: VectorKind, filtered: Int32Array | null, excludedIds: ReadonlySet<number>, size: number): Hit[] {
+  searchText(text: string, kind: VectorKind, filtered: FilteredRows | null, excludedIds: ReadonlySet<number>, size: number): Hit[] {
     this.indexTexts();
-    let allowed: Uint8Array | null = null;
-    if (filtered || excludedIds.size > 0) {
-      allowed = new Uint8Array(this.n).fill(filtered ? 0 : 1);
-      for (const row of filtered ?? []) allowed[row] = 1;
+    // The cached bitmap is shared: copied only when excluded rows must be cleared in it.
+    let allowed = filtered?.bitmap ?? null;
+    if (excludedIds.size > 0) {
+      allowed = allowed ? allowed.slice() : new Uint8Array(this.n).fill(1);
       for (const id of excludedIds) {
         const row = this.rowById.get(id);
         if (row !== undefined) allowed[row] = 0;
