@@ -3,8 +3,9 @@
  * worker is a whole orgsim server over the same data: the embedded store's workers catch up
  * with each other's writes through its change log, and Elasticsearch is shared anyway. The
  * primary serves nothing; it starts, watches and stops the workers:
- * - the first worker starts alone (it may load the sample data or rebuild the vector index, which
- *   the others then read from disk), then the others;
+ * - the first worker starts alone when it may have work to do once (load the sample data, rebuild
+ *   the vector index, which the others then read from disk), then the others; when the saved
+ *   index is current they all start together (at 1M organizations each spends seconds loading it);
  * - the ready banner is printed once every worker answers;
  * - a worker that dies after it was ready is replaced; one that fails to start stops them all;
  * - SIGINT or SIGTERM drains every worker (a second signal stops them at once);
@@ -13,7 +14,7 @@
  */
 import cluster, { type Worker } from "node:cluster";
 import { randomBytes } from "node:crypto";
-import type { Config } from "@orgsim/runtime";
+import { type Config, workersMayStartTogether } from "@orgsim/runtime";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { serveClusterMetrics } from "./observability/metrics";
 
@@ -79,9 +80,11 @@ export async function runPrimary(config: Config, log: (line: string) => void): P
   process.on("SIGTERM", () => stopAll("SIGTERM"));
 
   try {
-    const banner = await start();
-    await Promise.all(Array.from({ length: config.workers - 1 }, start));
-    if (!stopping) log(`${banner}\n  Workers  ${config.workers} processes on one port (ORGSIM_WORKERS)`);
+    const others = () => Promise.all(Array.from({ length: config.workers - 1 }, start));
+    const together = workersMayStartTogether(config);
+    const [banner] = together ? await Promise.all([start(), others()]) : [await start(), await others()];
+    const how = together ? "started together: the saved index was current" : "the first started alone, then the others";
+    if (!stopping) log(`${banner}\n  Workers  ${config.workers} processes on one port (ORGSIM_WORKERS; ${how})`);
   } catch (error) {
     log((error as Error).message);
     stopAll("failure", 1);

@@ -21,12 +21,14 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGKILL (when still running) and wait for the exit. */
   kill(): Promise<void>;
+  /** SIGTERM (a graceful drain) when still running, and wait for the exit. */
+  stop(): Promise<void>;
 }
 
 /** `orgsim serve` on a free port, on `dataDir`'s store; resolves once its /ready answers 200. */
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const server = await startOrgsimServe({ serverDir: SERVER_DIR, env: { ORGSIM_SAMPLE_SIZE: "0", ...backendEnv(dataDir), ...env } });
-  return { baseUrl: server.baseUrl, dataDir, child: server.child, output: server.output, exited: server.exited, kill: server.kill };
+  return { baseUrl: server.baseUrl, dataDir, child: server.child, output: server.output, exited: server.exited, kill: server.kill, stop: server.stop };
 }
 
 /** `orgsim import FILE --mapping M` on `dataDir`'s store, as a child process. */

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, spawnServer, waitFor } from "./failures-support";
-import { orgsimCommand, removeDir, sampleOrganizations } from "./harness";
+import { orgsimCommand, removeDir, sampleOrganizations, TEST_BACKEND } from "./harness";
 
 const WORKERS = { ORGSIM_WORKERS: "2" };
 
@@ -71,6 +71,21 @@ describe("two worker processes on one port", () => {
     expect(server.output()).toMatch(/Workers\s+2 processes on one port/);
     expect(workerPids(server)).toHaveLength(2);
   });
+
+  // Elasticsearch workers always start one after the other: the first may create the index.
+  it.runIf(TEST_BACKEND === "embedded")(
+    "starts the first worker alone on a new store, and both together after a clean stop (the saved index is current)",
+    async () => {
+      expect(server.output()).toMatch(/the first started alone/);
+      await server.stop();
+      server = await spawnServer(dataDir, WORKERS);
+      expect(server.output()).toMatch(/started together: the saved index was current/);
+      for (const answer of await everywhere(server, 2, "GET", `/search/organizations/${organizations[1]?.id}/similar?limit=5`)) {
+        expect(answer.status).toBe(200);
+        expect(answer.body.data).toHaveLength(5);
+      }
+    },
+  );
 
   it("shows every worker a write, a replacement and a delete made through another at once, in searches too", async () => {
     const added = { ...(organizations[5] as (typeof organizations)[number]), id: 9001, name: "Quokkaworks", description: "Quokka habitat sensors for zoos." };

@@ -26,6 +26,15 @@ export function saveMemorySnapshot(dir: string, index: MemoryIndex, stamp: Graph
 
 /** The saved index when it reflects exactly `stamp`; null otherwise (or when unreadable: the caller reads SQLite). */
 export function loadMemorySnapshot(dir: string, stamp: GraphStamp): MemoryIndex | null {
+  return readMatching(dir, stamp, (meta, array) => MemoryIndex.restore(meta.memory, array));
+}
+
+/** Whether the saved index reflects exactly `stamp` (its header only is read). */
+export function memorySnapshotMatches(dir: string, stamp: GraphStamp): boolean {
+  return readMatching(dir, stamp, () => true) ?? false;
+}
+
+function readMatching<T>(dir: string, stamp: GraphStamp, read: (meta: SnapshotMeta, array: ReturnType<typeof readSnapshot>["array"]) => T): T | null {
   const file = join(dir, FILE);
   if (!existsSync(file)) return null;
   try {
@@ -33,7 +42,7 @@ export function loadMemorySnapshot(dir: string, stamp: GraphStamp): MemoryIndex 
     try {
       const { meta } = snapshot;
       if (meta.format !== FORMAT || meta.generation !== stamp.generation || meta.modelId !== stamp.modelId || meta.dimension !== stamp.dimension) return null;
-      return MemoryIndex.restore(meta.memory, snapshot.array);
+      return read(meta, snapshot.array);
     } finally {
       snapshot.close();
     }

@@ -58,6 +58,31 @@ const META_FILE = "orgsim.vectors.json";
 const GRAPH_FILE = /^orgsim\.(profile|customer)\.g\d+\.usearch$/;
 const graphFile = (stamp: GraphStamp, kind: VectorKind) => `orgsim.${kind}.g${stamp.generation}.usearch`;
 
+/** The saved graphs' meta, or why there is none. */
+function savedGraphs(dir: string): SavedMeta | string {
+  const meta = join(dir, META_FILE);
+  if (!existsSync(meta)) return "no saved vector index";
+  return JSON.parse(readFileSync(meta, "utf8")) as SavedMeta;
+}
+
+/** Why saved graphs do not reflect `stamp`; null when they do. */
+function graphsMismatch(saved: SavedMeta, stamp: GraphStamp): string | null {
+  if (saved.format !== GRAPH_FORMAT) return `the saved vector index has format ${saved.format}, not ${GRAPH_FORMAT}`;
+  if (saved.modelId !== stamp.modelId || saved.dimension !== stamp.dimension) return `the saved vector index is of model ${saved.modelId}`;
+  if (saved.generation !== stamp.generation) return `the saved vector index reflects generation ${saved.generation} of the data, not ${stamp.generation}`;
+  return null;
+}
+
+/** Whether graphs saved in `dir` reflect exactly `stamp` (their meta only is read). */
+export function savedGraphsMatch(dir: string, stamp: GraphStamp): boolean {
+  try {
+    const saved = savedGraphs(dir);
+    return typeof saved !== "string" && graphsMismatch(saved, stamp) === null;
+  } catch {
+    return false;
+  }
+}
+
 export class VectorGraphs {
   private graphs: Record<VectorKind, VectorGraph>;
   private readonly pending: Record<VectorKind, Set<number>> = { profile: new Set(), customer: new Set() };
@@ -194,12 +219,10 @@ export class VectorGraphs {
    * returns why not otherwise (the caller then rebuilds with `rebuild`).
    */
   load(dir: string, stamp: GraphStamp, counts: Record<VectorKind, number>): string | null {
-    const meta = join(dir, META_FILE);
-    if (!existsSync(meta)) return "no saved vector index";
-    const saved = JSON.parse(readFileSync(meta, "utf8")) as SavedMeta;
-    if (saved.format !== GRAPH_FORMAT) return `the saved vector index has format ${saved.format}, not ${GRAPH_FORMAT}`;
-    if (saved.modelId !== stamp.modelId || saved.dimension !== stamp.dimension) return `the saved vector index is of model ${saved.modelId}`;
-    if (saved.generation !== stamp.generation) return `the saved vector index reflects generation ${saved.generation} of the data, not ${stamp.generation}`;
+    const saved = savedGraphs(dir);
+    if (typeof saved === "string") return saved;
+    const mismatch = graphsMismatch(saved, stamp);
+    if (mismatch) return mismatch;
     const graphs = {
       profile: VectorGraph.load(join(dir, saved.files.profile), this.dimension, this.vectorsOf("profile"), saved.twins?.profile ?? []),
       customer: VectorGraph.load(join(dir, saved.files.customer), this.dimension, this.vectorsOf("customer"), saved.twins?.customer ?? []),

@@ -4,7 +4,8 @@
  *
  *   pnpm bench:perf [-- --scales 10k,100k,1m] [--duration 8] [--warmup 2] [--concurrency 1,16]
  *                   [--real-yc 1000] [--real-equities 1000] [--es-heap 4g] [--es-port 9290]
- *                   [--seed 42] [--noise 0.35] [--shared] [--skip-import] [--keep] [--fresh]
+ *                   [--seed 42] [--noise 0.35] [--shared] [--skip-import] [--keep] [--reuse-data]
+ *                   [--fresh]
  *                   [--report-only] [--skip-docs] [--out file] [--rankings hybrid,vector]
  *                   [--backends embedded,embedded-exact,elasticsearch]
  *
@@ -18,6 +19,9 @@
  * --backends without elasticsearch writes, starts and measures no Elasticsearch at all: the scale's
  * Elasticsearch numbers are carried over from its earlier run, and the report says so (a 1m run of
  * the embedded backend alone takes minutes instead of an hour of Elasticsearch import and merges).
+ * --keep leaves each scale's embedded data directory in .orgsim/bench-perf; --reuse-data measures
+ * on such a directory (when it holds the same dataset) instead of writing it again, and carries the
+ * write figures over from the run that wrote it.
  * Results merge into apps/bench/results/perf.json (scales not run keep their earlier numbers);
  * the "Speed and scale" section of docs/benchmarks.md and its plots are rewritten from it.
  */
@@ -28,7 +32,7 @@ import { countriesInRegion, type OrganizationRecord, type VectorModel } from "@o
 import { findRepoRoot } from "@orgsim/embeddings";
 import { loadConfig } from "@orgsim/runtime";
 import { seededRandom } from "@orgsim/sample-data";
-import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, saveReal } from "./data";
+import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, type SyntheticOptions, saveReal } from "./data";
 import { deleteIndices, type EsJvm, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
 import { rawGraphSearch, rawKnnSearch } from "./floor";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
@@ -72,6 +76,7 @@ const { values: args } = parseArgs({
     shared: { type: "boolean", default: false },
     "skip-import": { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
+    "reuse-data": { type: "boolean", default: false },
     fresh: { type: "boolean", default: false },
     "report-only": { type: "boolean", default: false },
     "skip-docs": { type: "boolean", default: false },
@@ -100,6 +105,7 @@ const loadBackends = args.backends.split(",").map((b) => {
 const withElasticsearch = loadBackends.includes("elasticsearch");
 const seed = Number(args.seed);
 const noise = Number(args.noise);
+const synthetic: SyntheticOptions = { ...DEFAULT_SYNTHETIC, seed, noise };
 const forceMergeUpTo = parseScale(args["force-merge-up-to"]);
 const command = `pnpm bench:perf -- ${argv.join(" ")}`.trim();
 
@@ -141,7 +147,7 @@ const results: PerfResults = {
     es_index: "int8_hnsw (server default), num_candidates 500, rescore oversample 3, no refresh per bulk and one at the end of the load (as orgsim import)",
     import_batch: LOAD_BATCH,
     seed,
-    synthetic: { ...DEFAULT_SYNTHETIC, seed, noise },
+    synthetic,
     filters: FILTERS,
     queries: { organization_ids: 200, descriptions: DESCRIPTION_QUERIES.length, customer_descriptions: CUSTOMER_QUERIES.length },
   },
@@ -226,7 +232,7 @@ try {
     save(results);
   }
 
-  const dataset = new Dataset(real.records, { ...DEFAULT_SYNTHETIC, seed, noise });
+  const dataset = new Dataset(real.records, synthetic);
   results.data = describeData(dataset, real.model);
   log(
     `data: ${dataset.real.length} real organizations (${results.data.real_with_customer_vector} with a customer-base vector), then synthetic ones; ` +
@@ -261,7 +267,7 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
 
   // Filter selectivity, from the generated records (the same predicate the stores apply).
   const matches = countMatches(dataset, scale);
-  const written = await writeEmbedded(dataset, model, scale, dataDir);
+  const written = (args["reuse-data"] && reusableData(dataDir, dataset, scale, earlier)) || (await writeEmbedded(dataset, model, scale, dataDir));
   const esWritten = node ? await writeElasticsearch(node, dataset, model, scale, prefix) : null;
 
   const embedded = await startScaleServer({ backend: "embedded", dataDir });
@@ -370,12 +376,37 @@ async function elasticsearchPart(
   };
 }
 
+/** What a kept data directory holds (written beside it): --reuse-data measures on it only when the dataset asked for is this one. */
+interface KeptData {
+  scale: number;
+  real: number;
+  synthetic: SyntheticOptions;
+}
+const keptDataFile = (dataDir: string) => join(dataDir, "..", "bench-dataset.json");
+
 /** Writes the scale's organizations with their vectors given through OrganizationService.upsertMany into the embedded backend, from empty. */
 async function writeEmbedded(dataset: Dataset, model: VectorModel, scale: number, dataDir: string) {
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(keptDataFile(dataDir), { force: true });
   log(`embedded: writing ${scale.toLocaleString("en")} organizations with their vectors given (OrganizationService.upsertMany, ${LOAD_BATCH} a call) ...`);
   const load = await loadEmbedded(dataDir, dataset, scale, model, log);
+  const kept: KeptData = { scale, real: dataset.real.length, synthetic: dataset.options };
+  writeFileSync(keptDataFile(dataDir), JSON.stringify(kept));
   return { load, disk: diskUsage(dataDir) };
+}
+
+/** The kept data directory's write figures (from the run that wrote it) when it holds this very dataset; null otherwise. */
+function reusableData(dataDir: string, dataset: Dataset, scale: number, earlier: ScaleResult | undefined) {
+  const file = keptDataFile(dataDir);
+  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as KeptData) : null;
+  const same = kept && kept.scale === scale && kept.real === dataset.real.length && JSON.stringify(kept.synthetic) === JSON.stringify(dataset.options);
+  if (!same || !earlier) {
+    log(`--reuse-data: ${dataDir} does not hold this dataset (or no earlier run of the scale has its write figures): writing it`);
+    return null;
+  }
+  log(`--reuse-data: measuring on ${dataDir} as written by the run of ${earlier.run.date}`);
+  const { reused_from, ...load } = earlier.embedded.import_vectors_given;
+  return { load: { ...load, reused_from: reused_from ?? earlier.run }, disk: earlier.embedded.disk_bytes };
 }
 
 /** The same into Elasticsearch, from empty, until its merges settle. */

@@ -76,8 +76,14 @@ export function markdown(results: PerfResults): string {
 /** Says where a scale's Elasticsearch numbers come from when its run left Elasticsearch out. */
 function carriedNote(s: ScaleResult): string {
   const from = s.elasticsearch_run;
-  if (!from) return "";
-  return ` The Elasticsearch columns and figures of this scale are from an earlier run (${from.date.slice(0, 10)}, commit \`${(from.git_commit ?? "?").slice(0, 12)}\`, \`${from.command}\`): this run (\`${s.run.command}\`) left Elasticsearch out.`;
+  const written = s.embedded.import_vectors_given.reused_from;
+  const runOf = (r: { date: string; git_commit?: string | null; command: string }) =>
+    `${r.date.slice(0, 10)}, commit \`${(r.git_commit ?? "?").slice(0, 12)}\`, \`${r.command}\``;
+  return (
+    (from
+      ? ` The Elasticsearch columns and figures of this scale are from an earlier run (${runOf(from)}): this run (\`${s.run.command}\`) left Elasticsearch out.`
+      : "") + (written ? ` The embedded data directory was written by an earlier run (${runOf(written)}); its write figures are that run's.` : "")
+  );
 }
 
 function setupSection({ results, scales }: ReportContext): string[] {

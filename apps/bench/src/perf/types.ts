@@ -58,8 +58,9 @@ export interface ScaleResult {
     /**
      * vector_index_build_s: building the HNSW graphs after the records were written (absent in runs before the graphs);
      * word_index_build_s: indexing the words after the records were written (absent in runs that indexed them with each write).
+     * reused_from: with --reuse-data, the run that wrote the data directory (these figures are that run's).
      */
-    import_vectors_given: LoadResult & { vector_index_build_s?: number; word_index_build_s?: number };
+    import_vectors_given: LoadResult & { vector_index_build_s?: number; word_index_build_s?: number; reused_from?: RunInfo };
     /** The data directory (SQLite file and its WAL). */
     disk_bytes: number;
     server_start_s: number;
