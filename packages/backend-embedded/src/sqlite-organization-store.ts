@@ -35,6 +35,7 @@ import type { Db } from "./database";
 import { guarded } from "./errors";
 import { type FilterColumns, filterColumnsOf, type LexicalTexts, MemoryIndex } from "./memory-index";
 import { loadMemorySnapshot, saveMemorySnapshot } from "./memory-snapshot";
+import { SHARD_NODES } from "./vector-graph";
 import { fromBlob, OrganizationChanges, toBlob } from "./organization-changes";
 import { SqliteOrganizationLookup } from "./sqlite-organization-lookup";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
@@ -47,6 +48,8 @@ export interface VectorIndexOptions {
   dir?: string | null;
   /** Rankings over at most this many rows scan them exactly (candidate-plan.ts). */
   exactBelow?: number;
+  /** Nodes per graph shard (vector-graph.ts; default SHARD_NODES): tests make it small to have many. */
+  shardNodes?: number;
   /** Reports a (re)build of the graphs: why it started, then its progress. */
   onProgress?: (progress: GraphProgress & { reason?: string }) => void;
   /**
@@ -379,6 +382,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
     if (this.vectorIndex.kind !== "exact") {
       this.graphs = new VectorGraphs(
         model.dimension,
+        this.vectorIndex.shardNodes ?? SHARD_NODES,
         { vectorOf: (id, kind) => index.vectorOf(id, kind), allIds: () => index.allIds() },
         (progress) => this.vectorIndex.onProgress?.(progress),
         (rebuilt) => (rebuilt ? this.saveGraphs() : this.saveGraphsSoon()),

@@ -48,15 +48,17 @@ export interface GraphStamp {
 
 interface SavedMeta extends GraphStamp {
   format: string;
-  files: Record<VectorKind, string>;
+  /** Each graph's shard files, in shard order. */
+  files: Record<VectorKind, string[]>;
   counts: Record<VectorKind, number>;
   /** Each graph's twins (see VectorGraph): node id and the ids sharing its vector. */
   twins?: Record<VectorKind, [number, number[]][]>;
 }
 
 const META_FILE = "orgsim.vectors.json";
-const GRAPH_FILE = /^orgsim\.(profile|customer)\.g\d+\.usearch$/;
-const graphFile = (stamp: GraphStamp, kind: VectorKind) => `orgsim.${kind}.g${stamp.generation}.usearch`;
+/** Graph files of any generation and shard (and of before the shards: no `.s<n>`). */
+const GRAPH_FILE = /^orgsim\.(profile|customer)\.g\d+(\.s\d+)?\.usearch$/;
+const graphFile = (stamp: GraphStamp, kind: VectorKind, shard: number) => `orgsim.${kind}.g${stamp.generation}.s${shard}.usearch`;
 
 /** The saved graphs' meta, or why there is none. */
 function savedGraphs(dir: string): SavedMeta | string {
@@ -98,6 +100,8 @@ export class VectorGraphs {
 
   constructor(
     readonly dimension: number,
+    /** Nodes per graph shard (see VectorGraph). */
+    private readonly shardNodes: number,
     private readonly source: VectorSource,
     private readonly onProgress: (progress: GraphProgress) => void = () => {},
     /** Called when a background build has added everything pending; `rebuilt` when it was a rebuild of everything. */
@@ -107,7 +111,8 @@ export class VectorGraphs {
   }
 
   private emptyGraphs(): Record<VectorKind, VectorGraph> {
-    return { profile: new VectorGraph(this.dimension, this.vectorsOf("profile")), customer: new VectorGraph(this.dimension, this.vectorsOf("customer")) };
+    const graph = (kind: VectorKind) => new VectorGraph(this.dimension, this.vectorsOf(kind), this.shardNodes);
+    return { profile: graph("profile"), customer: graph("customer") };
   }
 
   private vectorsOf(kind: VectorKind): GraphVectors {
@@ -196,12 +201,16 @@ export class VectorGraphs {
    */
   save(dir: string, stamp: GraphStamp): void {
     if (!this.current) throw new Error("the vector graphs are not current; finish() them before saving");
-    const files = { profile: graphFile(stamp, "profile"), customer: graphFile(stamp, "customer") };
+    const files: SavedMeta["files"] = { profile: [], customer: [] };
     const twins: SavedMeta["twins"] = { profile: [], customer: [] };
     for (const kind of KINDS) {
-      const file = join(dir, files[kind]);
-      twins[kind] = this.graphs[kind].save(`${file}.${process.pid}.tmp`);
-      renameSync(`${file}.${process.pid}.tmp`, file);
+      const temporary = (shard: number) => join(dir, `${graphFile(stamp, kind, shard)}.${process.pid}.tmp`);
+      const saved = this.graphs[kind].save(temporary);
+      twins[kind] = saved.twins;
+      for (let shard = 0; shard < saved.shards; shard++) {
+        files[kind].push(graphFile(stamp, kind, shard));
+        renameSync(temporary(shard), join(dir, graphFile(stamp, kind, shard)));
+      }
     }
     const counts = { profile: this.graphs.profile.size, customer: this.graphs.customer.size };
     const saved: SavedMeta = { format: GRAPH_FORMAT, ...stamp, files, counts, twins };
@@ -209,8 +218,9 @@ export class VectorGraphs {
     writeFileSync(`${meta}.${process.pid}.tmp`, JSON.stringify(saved));
     renameSync(`${meta}.${process.pid}.tmp`, meta);
     this.unsaved = false;
+    const current = new Set([...files.profile, ...files.customer]);
     for (const name of readdirSync(dir)) {
-      if (GRAPH_FILE.test(name) && name !== files.profile && name !== files.customer) rmSync(join(dir, name), { force: true });
+      if (GRAPH_FILE.test(name) && !current.has(name)) rmSync(join(dir, name), { force: true });
     }
   }
 
@@ -223,10 +233,15 @@ export class VectorGraphs {
     if (typeof saved === "string") return saved;
     const mismatch = graphsMismatch(saved, stamp);
     if (mismatch) return mismatch;
-    const graphs = {
-      profile: VectorGraph.load(join(dir, saved.files.profile), this.dimension, this.vectorsOf("profile"), saved.twins?.profile ?? []),
-      customer: VectorGraph.load(join(dir, saved.files.customer), this.dimension, this.vectorsOf("customer"), saved.twins?.customer ?? []),
-    };
+    const load = (kind: VectorKind) =>
+      VectorGraph.load(
+        saved.files[kind].map((file) => join(dir, file)),
+        this.dimension,
+        this.vectorsOf(kind),
+        saved.twins?.[kind] ?? [],
+        this.shardNodes,
+      );
+    const graphs = { profile: load("profile"), customer: load("customer") };
     for (const kind of KINDS) {
       if (graphs[kind].size !== saved.counts[kind] || graphs[kind].size !== counts[kind])
         return `the saved ${kind} graph holds ${graphs[kind].size} vectors, not ${counts[kind]}`;

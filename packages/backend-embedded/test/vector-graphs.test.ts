@@ -12,12 +12,29 @@ const DIM = 16;
 const MODEL = { modelId: "test-model", dimension: DIM };
 /** Every ranking takes its candidates from the graphs (and the pending organizations). */
 const GRAPHS_ALWAYS = { exactBelow: 0 } as const;
+/** The same with graphs split into shards of 400 organizations (3000 make 8): every search merges shards. */
+const SMALL_SHARDS = { exactBelow: 0, shardNodes: 400 } as const;
 
 describeOrganizationStoreContract("embedded, every ranking through the HNSW graphs", {
   backend: "embedded",
   async open() {
     const dir = tempDir();
     const backend = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: GRAPHS_ALWAYS });
+    return {
+      store: backend.organizations,
+      async cleanup() {
+        await backend.close();
+        dir.remove();
+      },
+    };
+  },
+});
+
+describeOrganizationStoreContract("embedded, every ranking through HNSW graphs of 7 organizations a shard", {
+  backend: "embedded",
+  async open() {
+    const dir = tempDir();
+    const backend = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, shardNodes: 7 } });
     return {
       store: backend.organizations,
       async cleanup() {
@@ -45,9 +62,12 @@ describe("embedded: the HNSW graphs", () => {
     dir.remove();
   });
 
-  it("finds the exact top 10 (recall >= 0.98) with exact scores, unfiltered and under broad and restrictive filters", async () => {
+  it.each([
+    ["one graph", GRAPHS_ALWAYS],
+    ["shards of 400", SMALL_SHARDS],
+  ])("finds the exact top 10 (recall >= 0.98) with exact scores, unfiltered and under broad and restrictive filters (%s)", async (_, options) => {
     const records = randomRecords(3000, DIM, 7);
-    const graphs = open();
+    const graphs = open(options);
     await graphs.organizations.upsert(records, MODEL);
     await graphs.organizations.vectorIndexSettled();
     expect(graphs.organizations.vectorIndexStatus().current).toBe(true);
@@ -77,7 +97,10 @@ describe("embedded: the HNSW graphs", () => {
     expect(found / wanted).toBeGreaterThanOrEqual(0.98);
   });
 
-  it("ranks a run of identical vectors longer than the graph's candidates by id, after deletes and a reopen too", async () => {
+  it.each([
+    ["one graph", GRAPHS_ALWAYS],
+    ["shards of 400", SMALL_SHARDS],
+  ])("ranks a run of identical vectors longer than the graph's candidates by id, after deletes and a reopen too (%s)", async (_, options) => {
     const records = randomRecords(3000, DIM, 21);
     const vector = unitVector(DIM, rng(22));
     const twinOf = (id: number) => {
@@ -85,7 +108,7 @@ describe("embedded: the HNSW graphs", () => {
       return { ...record, organization: { ...record.organization, id }, profileVector: vector };
     };
     const twins = Array.from({ length: 500 }, (_, i) => twinOf(9000 - i));
-    const first = open();
+    const first = open(options);
     await first.organizations.upsert(records, MODEL);
     for (let i = 0; i < twins.length; i += 50) await first.organizations.upsert(twins.slice(i, i + 50), MODEL);
     await first.organizations.vectorIndexSettled();
@@ -112,7 +135,7 @@ describe("embedded: the HNSW graphs", () => {
     await expectRun(first, left);
     await first.close();
 
-    const again = open();
+    const again = open(options);
     expect(again.organizations.vectorIndexStatus().current).toBe(true);
     await expectRun(again, left);
     await again.organizations.upsert([twinOf(20_000)], MODEL);
@@ -120,19 +143,27 @@ describe("embedded: the HNSW graphs", () => {
     await expectRun(again, [...left, 20_000]);
   });
 
-  it("saves the graphs with the generation they reflect, and loads them instead of rebuilding", async () => {
+  it.each([
+    ["one graph", GRAPHS_ALWAYS, 300],
+    ["shards of 100", { exactBelow: 0, shardNodes: 100 }, 100],
+  ])("saves the graphs with the generation they reflect, and loads them instead of rebuilding (%s)", async (_, options, shardNodes) => {
     const progress: (string | undefined)[] = [];
-    const first = open({ ...GRAPHS_ALWAYS, onProgress: (p) => progress.push(p.reason) });
-    await first.organizations.upsert(randomRecords(300, DIM, 1), MODEL);
+    const records = randomRecords(300, DIM, 1);
+    const customers = records.filter((r) => r.customerVector).length;
+    const files = Math.ceil(300 / shardNodes) + Math.ceil(customers / shardNodes);
+    const first = open({ ...options, onProgress: (p) => progress.push(p.reason) });
+    await first.organizations.upsert(records, MODEL);
     await first.organizations.vectorIndexSettled();
     await first.close();
     expect(existsSync(join(dir.path, "orgsim.vectors.json"))).toBe(true);
-    expect(readdirSync(dir.path).filter((f) => f.endsWith(".usearch"))).toHaveLength(2);
+    expect(readdirSync(dir.path).filter((f) => f.endsWith(".usearch"))).toHaveLength(files);
 
     progress.length = 0;
-    const again = open({ ...GRAPHS_ALWAYS, onProgress: (p) => progress.push(p.reason) });
+    const again = open({ ...options, onProgress: (p) => progress.push(p.reason) });
     expect(again.organizations.vectorIndexStatus().current).toBe(true);
     expect(progress).toEqual([]);
+    const query = { vector: (records[42] as (typeof records)[number]).profileVector, kind: "profile" as const, filter: {}, offset: 0, size: 1 };
+    expect((await again.organizations.rank(query)).map((hit) => hit.id)).toEqual([(records[42] as (typeof records)[number]).organization.id]);
   });
 
   it("rebuilds graphs that another connection's writes made stale, answering exactly meanwhile", async () => {

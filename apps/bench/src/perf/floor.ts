@@ -1,7 +1,7 @@
 /**
  * The floors of similar-to-organization latency, one query at a time for the same organizations'
- * vectors: the embedded backend's vector library's own search (usearch, the saved profile graph
- * loaded in this process), and Elasticsearch's own kNN `_search` over plain HTTP. What the server
+ * vectors: the embedded backend's vector library's own search (usearch, the saved profile graph's
+ * shards loaded in this process, each searched and the hits merged), and Elasticsearch's own kNN `_search` over plain HTTP. What the server
  * adds on top is routing, validation, filtering, exact re-scoring, document fetch and HTTP.
  */
 import { readFileSync } from "node:fs";
@@ -74,10 +74,15 @@ export async function rawKnnSearch(esUrl: string, prefix: string, dataDir: strin
 }
 
 export function rawGraphSearch(dataDir: string, ids: number[], dimension: number): FloorResult {
-  const meta = JSON.parse(readFileSync(join(dataDir, "orgsim.vectors.json"), "utf8")) as { files: { profile: string } };
-  // The library's search alone: no twins expanded, no vectors read (a search never reads them).
+  const meta = JSON.parse(readFileSync(join(dataDir, "orgsim.vectors.json"), "utf8")) as { files: { profile: string[] } };
+  // The library's search alone (each shard's, merged): no twins expanded, no vectors read (a search never reads them).
   const noVectors = { vectorOf: () => null, allIds: () => [] };
-  const graph = VectorGraph.load(join(dataDir, meta.files.profile), dimension, noVectors, []);
+  const graph = VectorGraph.load(
+    meta.files.profile.map((file) => join(dataDir, file)),
+    dimension,
+    noVectors,
+    [],
+  );
   const vectors = profileVectors(dataDir, ids).map((v) => v.vector);
   for (const v of vectors) graph.search(v, 10); // warm-up: pages and caches
   const times = vectors.map((v) => {

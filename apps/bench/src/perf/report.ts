@@ -257,7 +257,7 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
       return server && floor ? `${f1(server / floor)}×` : "–";
     };
     out.push(
-      "The floor: usearch's own top-10 search on the saved profile graph, one query at a time in the bench process, for the same organizations (p50 / p99 ms): " +
+      "The floor: usearch's own top-10 search on the saved profile graph (each of its shards of up to 100k organizations, hits merged; runs before 2026-11-26 had one graph), one query at a time in the bench process, for the same organizations (p50 / p99 ms): " +
         floors
           .map(
             ([l, s]) =>
