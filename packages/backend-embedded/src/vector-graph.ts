@@ -18,12 +18,7 @@
  * 1.000 on the same data.
  */
 import { availableParallelism } from "node:os";
-import usearch from "usearch";
-
-const { Index, MetricKind, ScalarKind } = usearch;
-
-/** Graph parameters: persisted graphs are rebuilt when these change (see GRAPH_FORMAT). */
-const GRAPH_OPTIONS = { metric: MetricKind.Cos, quantization: ScalarKind.F16, connectivity: 32, expansion_add: 256, expansion_search: 128, multi: false };
+import { GraphShard } from "./graph-shard";
 /** Nodes per shard: 100k organizations are one graph, as measured above. */
 export const SHARD_NODES = 100_000;
 /** Names the parameters above, recorded with a saved graph. */
@@ -46,12 +41,9 @@ export interface GraphVectors {
  * it: HNSW reaches only part of a long run of equal vectors, and a ranking orders ties by id, so
  * every twin must come with the node the search finds. It also keeps the graph well connected.
  */
-type Shard = InstanceType<typeof Index>;
-const newShard = (dimension: number): Shard => new Index({ dimensions: dimension, ...GRAPH_OPTIONS });
-
 export class VectorGraph {
-  /** New nodes go to the last shard until it holds SHARD_NODES. */
-  private shards: Shard[] = [];
+  /** New nodes go to the last shard until it holds shardNodes (or is a view). */
+  private shards: GraphShard[] = [];
   /** A node's id -> the other ids sharing its vector; a twin's id -> its node's id. */
   private readonly twins = new Map<number, number[]>();
   private readonly nodeOf = new Map<number, number>();
@@ -72,13 +64,12 @@ export class VectorGraph {
   /** Nodes the graph itself holds (twins aside): what a search can return at most. */
   get nodes(): number {
     let nodes = 0;
-    for (const shard of this.shards) nodes += shard.size();
+    for (const shard of this.shards) nodes += shard.size;
     return nodes;
   }
 
-  private shardOf(node: number): Shard | undefined {
-    const key = BigInt(node);
-    return this.shards.find((shard) => shard.contains(key));
+  private shardOf(node: number): GraphShard | undefined {
+    return this.shards.find((shard) => shard.contains(node));
   }
 
   /** Adds vectors (a row-major matrix, one row per id) with every core; ids must not be in the graph. */
@@ -106,14 +97,14 @@ export class VectorGraph {
     }
     for (let from = 0; from < nodes.length; ) {
       let last = this.shards.at(-1);
-      if (!last || last.size() >= this.shardNodes) {
-        last = newShard(d);
+      if (!last || last.mapped || last.size >= this.shardNodes) {
+        last = GraphShard.create(d);
         this.shards.push(last);
       }
-      const to = Math.min(nodes.length, from + this.shardNodes - last.size());
+      const to = Math.min(nodes.length, from + this.shardNodes - last.size);
       const shardMatrix = new Float32Array((to - from) * d);
       for (let k = from; k < to; k++) shardMatrix.set(matrix.subarray((rows[k] as number) * d, ((rows[k] as number) + 1) * d), (k - from) * d);
-      last.add(BigUint64Array.from(nodes.slice(from, to), BigInt), shardMatrix, availableParallelism());
+      last.add(nodes.slice(from, to), shardMatrix, availableParallelism());
       from = to;
     }
   }
@@ -131,7 +122,7 @@ export class VectorGraph {
     // An empty graph (an import into an empty store) holds nothing to remove: skip asking it for every id.
     const shard = this.shards.length === 0 ? undefined : this.shardOf(id);
     if (!shard) return [];
-    shard.remove(BigInt(id));
+    shard.remove(id);
     const orphans = this.twins.get(id) ?? [];
     this.twins.delete(id);
     for (const twin of orphans) this.nodeOf.delete(twin);
@@ -143,10 +134,10 @@ export class VectorGraph {
     if (count <= 0) return [];
     const nearest: GraphHit[] = [];
     for (const shard of this.shards) {
-      if (shard.size() === 0) continue;
-      const matches = shard.search(query, count, 1);
-      matches.keys.forEach((key, i) => {
-        nearest.push({ id: Number(key), distance: matches.distances[i] as number });
+      if (shard.size === 0) continue;
+      const { ids, distances } = shard.search(query, count);
+      ids.forEach((id, i) => {
+        nearest.push({ id, distance: distances[i] as number });
       });
     }
     // One shard's hits come nearest first; several are merged.
@@ -170,12 +161,12 @@ export class VectorGraph {
   /** A graph read from the shard files saved by `save`, with the twins `save` returned. */
   static load(files: readonly string[], dimension: number, vectors: GraphVectors, twins: readonly [number, number[]][], shardNodes = SHARD_NODES): VectorGraph {
     const graph = new VectorGraph(dimension, vectors, shardNodes);
-    for (const file of files) {
-      const shard = newShard(dimension);
-      shard.load(file);
-      if (shard.dimensions() !== dimension) throw new Error(`${file} holds ${shard.dimensions()}-d vectors, not ${dimension}-d`);
-      graph.shards.push(shard);
-    }
+    // Full shards are mapped (shared by every process, read only where searched); the last, when
+    // it has room for new nodes, is read into memory.
+    files.forEach((file, i) => {
+      const mapped = GraphShard.open(file, dimension, true);
+      graph.shards.push(i < files.length - 1 || mapped.size >= shardNodes ? mapped : GraphShard.open(file, dimension, false));
+    });
     for (const [node, ids] of twins) {
       graph.twins.set(node, ids);
       for (const id of ids) graph.nodeOf.set(id, node);

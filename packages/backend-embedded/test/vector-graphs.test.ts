@@ -166,6 +166,55 @@ describe("embedded: the HNSW graphs", () => {
     expect((await again.organizations.rank(query)).map((hit) => hit.id)).toEqual([(records[42] as (typeof records)[number]).organization.id]);
   });
 
+  it.each([
+    ["a few", 30],
+    // More than a mapped shard keeps aside: it is copied into memory without them.
+    ["many", 1_100],
+  ])("after a reopen (full shards mapped), ranks exactly through updates and deletes of %s organizations in them, and saves them", async (_, changed) => {
+    const options = { exactBelow: 0, shardNodes: 1_200 };
+    const records = randomRecords(3_000, DIM, 31);
+    const first = open(options);
+    await first.organizations.upsert(records, MODEL);
+    await first.organizations.vectorIndexSettled();
+    await first.close();
+
+    const exactDir = tempDir();
+    const exact = openEmbeddedBackend({ dataDir: exactDir.path, vectorIndex: { kind: "exact" } });
+    await exact.organizations.upsert(records, MODEL);
+    const reasons: (string | undefined)[] = [];
+    let graphs = open({ ...options, onProgress: (p) => reasons.push(p.reason) });
+    const random = rng(32);
+    // The first shards' organizations: the first `changed` get new vectors, every third of them is deleted.
+    const updated = records.slice(0, changed).map((r) => ({ ...r, profileVector: unitVector(DIM, random) }));
+    const deleted = updated.filter((_, i) => i % 3 === 0).map((r) => r.organization.id);
+    for (const store of [graphs.organizations, exact.organizations]) {
+      for (let i = 0; i < updated.length; i += 10) await store.upsert(updated.slice(i, i + 10), MODEL);
+      for (const id of deleted) await store.delete(id);
+    }
+    await graphs.organizations.vectorIndexSettled();
+    const expectExactTop = async () => {
+      let found = 0;
+      let wanted = 0;
+      for (const record of [...updated.slice(0, 60), ...records.slice(2_000, 2_040)]) {
+        const query = { vector: record.profileVector, kind: "profile" as const, filter: {}, offset: 0, size: 10 };
+        const want = (await exact.organizations.rank(query)).map((h) => h.id);
+        const got = (await graphs.organizations.rank(query)).map((h) => h.id);
+        expect(got.filter((id) => deleted.includes(id))).toEqual([]);
+        found += got.filter((id) => want.includes(id)).length;
+        wanted += want.length;
+      }
+      expect(found / wanted).toBeGreaterThanOrEqual(0.98);
+    };
+    await expectExactTop();
+    await graphs.close();
+    graphs = open({ ...options, onProgress: (p) => reasons.push(p.reason) });
+    expect(graphs.organizations.vectorIndexStatus().current).toBe(true);
+    expect(reasons).toEqual([]);
+    await expectExactTop();
+    await exact.close();
+    exactDir.remove();
+  });
+
   it("rebuilds graphs that another connection's writes made stale, answering exactly meanwhile", async () => {
     const first = open();
     await first.organizations.upsert(randomRecords(300, DIM, 1), MODEL);

@@ -1,0 +1,112 @@
+/**
+ * One HNSW graph of a VectorGraph (usearch). A full shard opened from its file is a memory-mapped
+ * view: nothing is read at start, and every server process maps the same pages. A view cannot
+ * change, so nodes removed from it are kept aside and left out of its hits; once they are many, or
+ * when the shard is saved, it is copied into memory with them removed.
+ */
+import { rmSync } from "node:fs";
+import usearch from "usearch";
+
+const { Index, MetricKind, ScalarKind } = usearch;
+
+/** Graph parameters (see vector-graph.ts); persisted graphs are rebuilt when these change (GRAPH_FORMAT). */
+export const GRAPH_OPTIONS = {
+  metric: MetricKind.Cos,
+  quantization: ScalarKind.F16,
+  connectivity: 32,
+  expansion_add: 256,
+  expansion_search: 128,
+  multi: false,
+};
+
+/** A view with more removed nodes than this is copied into memory (about a second at 100k nodes): a search that meets removed nodes asks again for that many more. */
+const MAX_REMOVED = 1_000;
+
+export interface ShardHits {
+  ids: number[];
+  distances: number[];
+}
+
+export class GraphShard {
+  /** Nodes removed from a view, which still holds them. */
+  private readonly removed = new Set<number>();
+
+  private constructor(
+    private index: InstanceType<typeof Index>,
+    /** The file a view maps; null for a shard in memory. */
+    private viewOf: string | null,
+  ) {}
+
+  static create(dimension: number): GraphShard {
+    return new GraphShard(new Index({ dimensions: dimension, ...GRAPH_OPTIONS }), null);
+  }
+
+  /** The shard saved in `file`: mapped when `view`, read into memory otherwise. */
+  static open(file: string, dimension: number, view: boolean): GraphShard {
+    const index = new Index({ dimensions: dimension, ...GRAPH_OPTIONS });
+    if (view) index.view(file);
+    else index.load(file);
+    if (index.dimensions() !== dimension) throw new Error(`${file} holds ${index.dimensions()}-d vectors, not ${dimension}-d`);
+    return new GraphShard(index, view ? file : null);
+  }
+
+  /** Nodes in the shard (removed ones aside). */
+  get size(): number {
+    return this.index.size() - this.removed.size;
+  }
+
+  /** A view takes no new nodes. */
+  get mapped(): boolean {
+    return this.viewOf !== null;
+  }
+
+  contains(id: number): boolean {
+    return !this.removed.has(id) && (this.index.contains(BigInt(id)) as boolean);
+  }
+
+  add(ids: readonly number[], matrix: Float32Array, threads: number): void {
+    this.index.add(BigUint64Array.from(ids, BigInt), matrix, threads);
+  }
+
+  remove(id: number): void {
+    if (!this.viewOf) {
+      this.index.remove(BigInt(id));
+      return;
+    }
+    this.removed.add(id);
+    if (this.removed.size > MAX_REMOVED) this.copyIntoMemory(`${this.viewOf}.${process.pid}.copy.tmp`);
+  }
+
+  /** About the `count` nearest nodes, nearest first. */
+  search(query: Float32Array, count: number): ShardHits {
+    for (let asked = count; ; asked = count + this.removed.size) {
+      const matches = this.index.search(query, asked, 1);
+      const hits: ShardHits = { ids: [], distances: [] };
+      matches.keys.forEach((key, i) => {
+        const id = Number(key);
+        if (this.removed.has(id) || hits.ids.length === count) return;
+        hits.ids.push(id);
+        hits.distances.push(matches.distances[i] as number);
+      });
+      // Removed nodes took places: ask once more, for as many more as there are removed nodes.
+      if (hits.ids.length === count || matches.keys.length < asked || asked > count) return hits;
+    }
+  }
+
+  save(file: string): void {
+    if (this.removed.size > 0) this.copyIntoMemory(file);
+    this.index.save(file);
+  }
+
+  /** Replaces a view by a copy in memory without its removed nodes, through `file` (the view's own file may be gone). */
+  private copyIntoMemory(file: string): void {
+    const copy = new Index({ dimensions: this.index.dimensions(), ...GRAPH_OPTIONS });
+    this.index.save(file);
+    copy.load(file);
+    if (file.endsWith(".copy.tmp")) rmSync(file, { force: true });
+    for (const id of this.removed) copy.remove(BigInt(id));
+    this.removed.clear();
+    this.index = copy;
+    this.viewOf = null;
+  }
+}
