@@ -21,6 +21,7 @@ import {
 import { candidateRows, DEFAULT_EXACT_BELOW } from "./candidate-plan";
 import { FilterCache, FilteredRows } from "./filtered-rows";
 import { LexicalIndex, type LexicalSnapshot } from "./lexical-index";
+import { RowVectors } from "./row-vectors";
 import type { SnapshotArray } from "./snapshot-file";
 import { TopK } from "./top-k";
 import type { VectorGraphs } from "./vector-graphs";
@@ -156,9 +157,8 @@ export class MemoryIndex {
   private stage = new Uint8Array(0);
   private placeCodes: (readonly number[])[] = [];
   private categories: (readonly number[])[] = [];
-  private profile = new Float32Array(0);
-  private customer = new Float32Array(0);
-  private hasCustomer = new Uint8Array(0);
+  /** Every organization's profile vector; the customer vectors of those that have one. */
+  private vectors: Record<VectorKind, RowVectors>;
   /** 1 where the data states the organization's customers: customer-base search weighs by it without reading documents. */
   private customerStated = new Uint8Array(0);
   /** The words of the texts each vector embeds (customer text only where there is a customer vector). */
@@ -179,6 +179,7 @@ export class MemoryIndex {
     readonly dimension: number,
     expected = 0,
   ) {
+    this.vectors = { profile: new RowVectors(dimension, false), customer: new RowVectors(dimension, true) };
     if (expected > 0) this.grow(expected);
   }
 
@@ -202,17 +203,15 @@ export class MemoryIndex {
 
   /** How many organizations have a vector of each kind. */
   vectorCounts(): Record<VectorKind, number> {
-    let customer = 0;
-    for (let r = 0; r < this.n; r++) customer += this.hasCustomer[r] as number;
-    return { profile: this.n, customer };
+    return { profile: this.n, customer: this.vectors.customer.count(this.n) };
   }
 
   /** The current `kind` vector of an organization (a view, valid until the next write), or null. */
   vectorOf(id: number, kind: VectorKind): Float32Array | null {
     const row = this.rowById.get(id);
-    if (row === undefined || (kind === "customer" && !this.hasCustomer[row])) return null;
-    const d = this.dimension;
-    return (kind === "profile" ? this.profile : this.customer).subarray(row * d, (row + 1) * d);
+    const vectors = this.vectors[kind];
+    const at = row === undefined ? -1 : vectors.offsetOf(row);
+    return at < 0 ? null : vectors.matrix.subarray(at, at + this.dimension);
   }
 
   /** Lets rankings of more than `exactBelow` candidate rows take their candidates from `graphs`. */
@@ -275,7 +274,6 @@ export class MemoryIndex {
       row = this.n++;
       this.rowById.set(id, row);
     }
-    const d = this.dimension;
     this.ids[row] = id;
     this.hqCountry[row] = this.places.intern(columns.hqCountry);
     this.hqSubdivision[row] = this.places.intern(columns.hqSubdivision);
@@ -286,10 +284,8 @@ export class MemoryIndex {
     this.stage[row] = this.stageCodes.intern(columns.lastRoundStage);
     this.placeCodes[row] = columns.places.length ? columns.places.map((c) => this.places.intern(c)) : NO_CODES;
     this.categories[row] = columns.categories.length ? columns.categories.map((c) => this.categoryCodes.intern(c)) : NO_CODES;
-    this.profile.set(profile, row * d);
-    if (customer) this.customer.set(customer, row * d);
-    else this.customer.fill(0, row * d, (row + 1) * d);
-    this.hasCustomer[row] = customer ? 1 : 0;
+    this.vectors.profile.set(row, profile);
+    this.vectors.customer.set(row, customer);
     this.customerStated[row] = 0;
   }
 
@@ -299,7 +295,7 @@ export class MemoryIndex {
     const row = this.rowById.get(id);
     if (row === undefined) return;
     this.lexical.profile.set(row, texts.profile ? lexicalTerms(texts.profile) : null);
-    this.lexical.customer.set(row, texts.customer && this.hasCustomer[row] ? lexicalTerms(texts.customer) : null);
+    this.lexical.customer.set(row, texts.customer && this.vectors.customer.has(row) ? lexicalTerms(texts.customer) : null);
   }
 
   /** Records whether the data states the customers of an organization already put. */
@@ -312,8 +308,7 @@ export class MemoryIndex {
   setCustomer(id: number, customer: Float32Array): void {
     const row = this.rowById.get(id);
     if (row === undefined) return;
-    this.customer.set(customer, row * this.dimension);
-    this.hasCustomer[row] = 1;
+    this.vectors.customer.set(row, customer);
   }
 
   /** Removes an organization; the last row moves into its place so rows stay dense. */
@@ -330,7 +325,6 @@ export class MemoryIndex {
       if (row !== last) lexical.move(last, row);
     }
     if (row !== last) {
-      const d = this.dimension;
       for (const column of [
         this.ids,
         this.hqCountry,
@@ -340,17 +334,16 @@ export class MemoryIndex {
         this.roundDay,
         this.range,
         this.stage,
-        this.hasCustomer,
         this.customerStated,
       ]) {
         column[row] = column[last] as number;
       }
       this.placeCodes[row] = this.placeCodes[last] as readonly number[];
       this.categories[row] = this.categories[last] as readonly number[];
-      this.profile.copyWithin(row * d, last * d, (last + 1) * d);
-      this.customer.copyWithin(row * d, last * d, (last + 1) * d);
       this.rowById.set(this.ids[row] as number, row);
     }
+    // Also when the removed row is the last: its customer vector's slot is freed.
+    for (const vectors of Object.values(this.vectors)) vectors.move(last, row);
     this.placeCodes.length = this.n;
     this.categories.length = this.n;
     return true;
@@ -431,16 +424,17 @@ export class MemoryIndex {
       excludedIds: excluded,
       rowOf: (id) => this.rowById.get(id),
     });
-    const matrix = kind === "profile" ? this.profile : this.customer;
-    const present = kind === "customer" ? this.hasCustomer : null;
+    const vectors = this.vectors[kind];
+    const matrix = vectors.matrix;
     const minScore = options.minScore ?? Number.NEGATIVE_INFINITY;
     const q = Float64Array.from(query);
     const heap = new TopK(k, this.ids);
     const count = rows ? rows.length : this.n;
     for (let c = 0; c < count; c++) {
       const row = rows ? (rows[c] as number) : c;
-      if ((present && !present[row]) || (excluded.size > 0 && excluded.has(this.ids[row] as number))) continue;
-      const score = dot(q, matrix, row * d, d);
+      const at = vectors.offsetOf(row);
+      if (at < 0 || (excluded.size > 0 && excluded.has(this.ids[row] as number))) continue;
+      const score = dot(q, matrix, at, d);
       if (score >= minScore) heap.offer(row, score);
     }
     return heap
@@ -475,12 +469,12 @@ export class MemoryIndex {
   similarities(query: Float32Array, kind: VectorKind, ids: readonly number[]): Map<number, number> {
     const d = this.dimension;
     const q = Float64Array.from(query);
-    const matrix = kind === "profile" ? this.profile : this.customer;
+    const vectors = this.vectors[kind];
     const out = new Map<number, number>();
     for (const id of ids) {
       const row = this.rowById.get(id);
-      if (row === undefined || (kind === "customer" && !this.hasCustomer[row])) continue;
-      out.set(id, dot(q, matrix, row * d, d));
+      const at = row === undefined ? -1 : vectors.offsetOf(row);
+      if (at >= 0) out.set(id, dot(q, vectors.matrix, at, d));
     }
     return out;
   }
@@ -493,9 +487,11 @@ export class MemoryIndex {
     for (const id of ids) {
       const row = this.rowById.get(id);
       if (row === undefined) continue;
+      const { profile, customer } = this.vectors;
+      const atCustomer = customer.offsetOf(row);
       out.set(id, {
-        customer: this.hasCustomer[row] ? dot(q, this.customer, row * d, d) : null,
-        profile: dot(q, this.profile, row * d, d),
+        customer: atCustomer >= 0 ? dot(q, customer.matrix, atCustomer, d) : null,
+        profile: dot(q, profile.matrix, profile.offsetOf(row), d),
         customerStated: this.customerStated[row] === 1,
       });
     }
@@ -532,10 +528,7 @@ export class MemoryIndex {
       roundDay: this.roundDay.subarray(0, n),
       range: this.range.subarray(0, n),
       stage: this.stage.subarray(0, n),
-      hasCustomer: this.hasCustomer.subarray(0, n),
       customerStated: this.customerStated.subarray(0, n),
-      profile: this.profile.subarray(0, n * d),
-      customer: this.customer.subarray(0, n * d),
       placeStarts,
       placeValues,
       categoryStarts,
@@ -543,6 +536,7 @@ export class MemoryIndex {
     };
     for (const kind of ["profile", "customer"] as const) {
       for (const [name, array] of Object.entries(lexical[kind].arrays)) columns[`${kind}.${name}`] = array;
+      for (const [name, array] of Object.entries(this.vectors[kind].snapshot(n))) columns[`${kind}.vectors.${name}`] = array;
     }
     return { meta, arrays: columns };
   }
@@ -552,24 +546,15 @@ export class MemoryIndex {
     const index = new MemoryIndex(meta.dimension);
     const n = meta.n;
     const self = index as unknown as Record<string, unknown>;
-    for (const name of [
-      "ids",
-      "hqCountry",
-      "hqSubdivision",
-      "employees",
-      "founded",
-      "roundDay",
-      "range",
-      "stage",
-      "hasCustomer",
-      "customerStated",
-      "profile",
-      "customer",
-    ]) {
+    for (const name of ["ids", "hqCountry", "hqSubdivision", "employees", "founded", "roundDay", "range", "stage", "customerStated"]) {
       self[name] = array(name);
     }
     index.n = n;
     index.capacity = n;
+    index.vectors = {
+      profile: RowVectors.restore(meta.dimension, false, n, (name) => array(`profile.vectors.${name}`)),
+      customer: RowVectors.restore(meta.dimension, true, n, (name) => array(`customer.vectors.${name}`)),
+    };
     for (let r = 0; r < n; r++) index.rowById.set(index.ids[r] as number, r);
     const lists = (starts: Uint32Array, values: Uint32Array) =>
       Array.from({ length: n }, (_, r) => (starts[r] === starts[r + 1] ? NO_CODES : Array.from(values.subarray(starts[r], starts[r + 1]))));
@@ -592,8 +577,7 @@ export class MemoryIndex {
   private grow(atLeast = 0): void {
     // Doubling: a bulk load copies the matrices about once in all (at 1.5 times, twice: a tenth of an import's time at 100k).
     const capacity = Math.max(1024, atLeast, this.capacity * 2);
-    const d = this.dimension;
-    const resize = <T extends Float64Array | Float32Array | Uint32Array | Uint8Array>(old: T, length: number): T => {
+    const resize = <T extends Float64Array | Uint32Array | Uint8Array>(old: T, length: number): T => {
       const next = new (old.constructor as new (n: number) => T)(length);
       next.set(old);
       return next;
@@ -606,10 +590,8 @@ export class MemoryIndex {
     this.roundDay = resize(this.roundDay, capacity);
     this.range = resize(this.range, capacity);
     this.stage = resize(this.stage, capacity);
-    this.hasCustomer = resize(this.hasCustomer, capacity);
     this.customerStated = resize(this.customerStated, capacity);
-    this.profile = resize(this.profile, capacity * d);
-    this.customer = resize(this.customer, capacity * d);
+    for (const vectors of Object.values(this.vectors)) vectors.reserveRows(capacity);
     this.capacity = capacity;
   }
 }

@@ -12,7 +12,7 @@ import type { GraphStamp } from "./vector-graphs";
 
 const FILE = "orgsim.memory.bin";
 /** Bumped whenever what MemoryIndex.snapshot saves changes. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 interface SnapshotMeta extends GraphStamp {
   format: number;
