@@ -541,8 +541,8 @@ export class MemoryIndex {
     return { meta, arrays: columns };
   }
 
-  /** The index a snapshot holds; `array` reads a named array of it. */
-  static restore(meta: MemorySnapshotMeta, array: <T extends SnapshotArray>(name: string) => T): MemoryIndex {
+  /** The index a snapshot holds; `array` reads a named array of it; `denseVectors`: a snapshot of format 2, each kind's vectors a matrix of every row. */
+  static restore(meta: MemorySnapshotMeta, array: <T extends SnapshotArray>(name: string) => T, denseVectors = false): MemoryIndex {
     const index = new MemoryIndex(meta.dimension);
     const n = meta.n;
     const self = index as unknown as Record<string, unknown>;
@@ -551,10 +551,15 @@ export class MemoryIndex {
     }
     index.n = n;
     index.capacity = n;
-    index.vectors = {
-      profile: RowVectors.restore(meta.dimension, false, n, (name) => array(`profile.vectors.${name}`)),
-      customer: RowVectors.restore(meta.dimension, true, n, (name) => array(`customer.vectors.${name}`)),
-    };
+    index.vectors = denseVectors
+      ? {
+          profile: RowVectors.fromDense(meta.dimension, false, n, array<Float32Array<ArrayBuffer>>("profile"), new Uint8Array(0)),
+          customer: RowVectors.fromDense(meta.dimension, true, n, array<Float32Array<ArrayBuffer>>("customer"), array<Uint8Array<ArrayBuffer>>("hasCustomer")),
+        }
+      : {
+          profile: RowVectors.restore(meta.dimension, false, n, (name) => array(`profile.vectors.${name}`)),
+          customer: RowVectors.restore(meta.dimension, true, n, (name) => array(`customer.vectors.${name}`)),
+        };
     for (let r = 0; r < n; r++) index.rowById.set(index.ids[r] as number, r);
     const lists = (starts: Uint32Array, values: Uint32Array) =>
       Array.from({ length: n }, (_, r) => (starts[r] === starts[r + 1] ? NO_CODES : Array.from(values.subarray(starts[r], starts[r + 1]))));

@@ -13,6 +13,8 @@ import type { GraphStamp } from "./vector-graphs";
 const FILE = "orgsim.memory.bin";
 /** Bumped whenever what MemoryIndex.snapshot saves changes. */
 const FORMAT = 3;
+/** Format 2 (dense customer vectors) is still read, and saved again as FORMAT at the next close. */
+const READABLE = [2, FORMAT];
 
 interface SnapshotMeta extends GraphStamp {
   format: number;
@@ -24,9 +26,12 @@ export function saveMemorySnapshot(dir: string, index: MemoryIndex, stamp: Graph
   writeSnapshot<SnapshotMeta>(join(dir, FILE), { format: FORMAT, ...stamp, memory: meta }, arrays);
 }
 
-/** The saved index when it reflects exactly `stamp`; null otherwise (or when unreadable: the caller reads SQLite). */
-export function loadMemorySnapshot(dir: string, stamp: GraphStamp): MemoryIndex | null {
-  return readMatching(dir, stamp, (meta, array) => MemoryIndex.restore(meta.memory, array));
+/**
+ * The saved index when it reflects exactly `stamp`, and whether it is of the current format (else
+ * it is to be saved again); null otherwise (or when unreadable: the caller reads SQLite).
+ */
+export function loadMemorySnapshot(dir: string, stamp: GraphStamp): { index: MemoryIndex; current: boolean } | null {
+  return readMatching(dir, stamp, (meta, array) => ({ index: MemoryIndex.restore(meta.memory, array, meta.format === 2), current: meta.format === FORMAT }));
 }
 
 /** Whether the saved index reflects exactly `stamp` (its header only is read). */
@@ -41,7 +46,8 @@ function readMatching<T>(dir: string, stamp: GraphStamp, read: (meta: SnapshotMe
     const snapshot = readSnapshot<SnapshotMeta>(file);
     try {
       const { meta } = snapshot;
-      if (meta.format !== FORMAT || meta.generation !== stamp.generation || meta.modelId !== stamp.modelId || meta.dimension !== stamp.dimension) return null;
+      if (!READABLE.includes(meta.format) || meta.generation !== stamp.generation || meta.modelId !== stamp.modelId || meta.dimension !== stamp.dimension)
+        return null;
       return read(meta, snapshot.array);
     } finally {
       snapshot.close();
