@@ -382,7 +382,10 @@ interface KeptData {
   real: number;
   synthetic: SyntheticOptions;
 }
-const keptDataFile = (dataDir: string) => join(dataDir, "..", "bench-dataset.json");
+/** A function declaration: the run's top level calls it before a `const` here would be initialized. */
+function keptDataFile(dataDir: string): string {
+  return join(dataDir, "..", "bench-dataset.json");
+}
 
 /** Writes the scale's organizations with their vectors given through OrganizationService.upsertMany into the embedded backend, from empty. */
 async function writeEmbedded(dataset: Dataset, model: VectorModel, scale: number, dataDir: string) {
