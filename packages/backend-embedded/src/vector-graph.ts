@@ -61,6 +61,11 @@ export class VectorGraph {
     return this.nodes + this.nodeOf.size;
   }
 
+  /** Graphs a search searches one after the other. */
+  get shardCount(): number {
+    return this.shards.length;
+  }
+
   /** Nodes the graph itself holds (twins aside): what a search can return at most. */
   get nodes(): number {
     let nodes = 0;
