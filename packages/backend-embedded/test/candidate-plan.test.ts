@@ -11,7 +11,10 @@ const N = 1_000;
 function graphsOf(shardNodes: number): { graphs: VectorGraphs; vectors: Float32Array[] } {
   const random = rng(11);
   const vectors = Array.from({ length: N }, () => unitVector(DIM, random));
-  const graphs = new VectorGraphs(DIM, shardNodes, { vectorOf: (id, kind) => (kind === "profile" ? (vectors[id] ?? null) : null), allIds: () => vectors.keys() });
+  const graphs = new VectorGraphs(DIM, shardNodes, {
+    vectorOf: (id, kind) => (kind === "profile" ? (vectors[id] ?? null) : null),
+    allIds: () => vectors.keys(),
+  });
   graphs.put(Array.from(vectors.keys()));
   graphs.finish();
   return { graphs, vectors };
@@ -42,7 +45,10 @@ describe("the candidate plan weighs a graph search by its shards", () => {
     const { graphs, vectors } = graphsOf(100);
     const query = vectors[3] as Float32Array;
     expect(candidateRows(plan(graphs, query, null))).toBeNull();
-    const passing = new FilteredRows(Int32Array.from({ length: 300 }, (_, i) => i), N);
+    const passing = new FilteredRows(
+      Int32Array.from({ length: 300 }, (_, i) => i),
+      N,
+    );
     expect(candidateRows(plan(graphs, query, passing))).toBe(passing.rows);
   });
 });
