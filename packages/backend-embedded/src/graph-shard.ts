@@ -10,7 +10,7 @@ import usearch from "usearch";
 const { Index, MetricKind, ScalarKind } = usearch;
 
 /** Graph parameters (see vector-graph.ts); persisted graphs are rebuilt when these change (GRAPH_FORMAT). */
-export const GRAPH_OPTIONS = {
+const GRAPH_OPTIONS = {
   metric: MetricKind.Cos,
   quantization: ScalarKind.F16,
   connectivity: 32,
@@ -18,6 +18,8 @@ export const GRAPH_OPTIONS = {
   expansion_search: 128,
   multi: false,
 };
+
+const newIndex = (dimension: number) => new Index({ dimensions: dimension, ...GRAPH_OPTIONS });
 
 /** A view with more removed nodes than this is copied into memory (about a second at 100k nodes): a search that meets removed nodes asks again for that many more. */
 const MAX_REMOVED = 1_000;
@@ -38,12 +40,12 @@ export class GraphShard {
   ) {}
 
   static create(dimension: number): GraphShard {
-    return new GraphShard(new Index({ dimensions: dimension, ...GRAPH_OPTIONS }), null);
+    return new GraphShard(newIndex(dimension), null);
   }
 
   /** The shard saved in `file`: mapped when `view`, read into memory otherwise. */
   static open(file: string, dimension: number, view: boolean): GraphShard {
-    const index = new Index({ dimensions: dimension, ...GRAPH_OPTIONS });
+    const index = newIndex(dimension);
     if (view) index.view(file);
     else index.load(file);
     if (index.dimensions() !== dimension) throw new Error(`${file} holds ${index.dimensions()}-d vectors, not ${dimension}-d`);
@@ -100,7 +102,7 @@ export class GraphShard {
 
   /** Replaces a view by a copy in memory without its removed nodes, through `file` (the view's own file may be gone). */
   private copyIntoMemory(file: string): void {
-    const copy = new Index({ dimensions: this.index.dimensions(), ...GRAPH_OPTIONS });
+    const copy = newIndex(this.index.dimensions());
     this.index.save(file);
     copy.load(file);
     if (file.endsWith(".copy.tmp")) rmSync(file, { force: true });
