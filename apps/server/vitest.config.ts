@@ -6,6 +6,8 @@ import { configDefaults, defineConfig } from "vitest/config";
  * test/container/ checks the Dockerfile and docker-compose.yml (and the built bundle the image runs): once, in its own project.
  */
 const CONTAINER_TESTS = "test/container/**";
+// The servers the tests start run the bundle, built from the current sources once per run.
+const BUNDLE_SETUP = "test/bundle-setup.ts";
 export default defineConfig({
   test: {
     // Each file starts a real server with the real model; one at a time fits a 2-core machine.
@@ -13,7 +15,15 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 300_000,
     projects: [
-      { extends: true, test: { name: "embedded", exclude: [...configDefaults.exclude, CONTAINER_TESTS], env: { ORGSIM_TEST_BACKEND: "embedded" } } },
+      {
+        extends: true,
+        test: {
+          name: "embedded",
+          exclude: [...configDefaults.exclude, CONTAINER_TESTS],
+          env: { ORGSIM_TEST_BACKEND: "embedded" },
+          globalSetup: [BUNDLE_SETUP],
+        },
+      },
       {
         extends: true,
         test: {
@@ -21,7 +31,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, CONTAINER_TESTS],
           env: { ORGSIM_TEST_BACKEND: "elasticsearch" },
           // The same setup as the adapter's own tests: one node for the run.
-          globalSetup: ["../../packages/backend-elasticsearch/test/global-setup.ts"],
+          globalSetup: [BUNDLE_SETUP, "../../packages/backend-elasticsearch/test/global-setup.ts"],
         },
       },
       { extends: true, test: { name: "container", include: ["test/container/**/*.test.ts"] } },

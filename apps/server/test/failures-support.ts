@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { startOrgsimServe } from "@orgsim/testing/serve";
 import Database from "better-sqlite3";
-import { backendEnv, TEST_BACKEND } from "./harness";
+import { backendEnv, ENTRY, orgsimArgs, TEST_BACKEND } from "./harness";
 
 export const SERVER_DIR = join(import.meta.dirname, "..");
 
@@ -27,13 +27,13 @@ export interface ServerProcess {
 
 /** `orgsim serve` on a free port, on `dataDir`'s store; resolves once its /ready answers 200. */
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await startOrgsimServe({ serverDir: SERVER_DIR, env: { ORGSIM_SAMPLE_SIZE: "0", ...backendEnv(dataDir), ...env } });
+  const server = await startOrgsimServe({ serverDir: SERVER_DIR, entry: ENTRY, env: { ORGSIM_SAMPLE_SIZE: "0", ...backendEnv(dataDir), ...env } });
   return { baseUrl: server.baseUrl, dataDir, child: server.child, output: server.output, exited: server.exited, kill: server.kill, stop: server.stop };
 }
 
 /** `orgsim import FILE --mapping M` on `dataDir`'s store, as a child process. */
 export function spawnImport(dataDir: string, file: string, mapping: string, args: string[] = []) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "import", file, "--mapping", mapping, ...args], {
+  const child = spawn(process.execPath, orgsimArgs(["import", file, "--mapping", mapping, ...args]), {
     cwd: SERVER_DIR,
     env: { ...process.env, ...backendEnv(dataDir) },
     stdio: ["ignore", "pipe", "pipe"],

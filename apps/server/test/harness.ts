@@ -8,10 +8,14 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { inject } from "vitest";
 import { generateSampleOrganizations } from "@orgsim/sample-data";
-import { startOrgsimServe } from "@orgsim/testing/serve";
+import { orgsimScript, startOrgsimServe } from "@orgsim/testing/serve";
 import { normalizeOrganization, type Organization, OrganizationWithId } from "@orgsim/core";
 
 const SERVER_DIR = join(import.meta.dirname, "..");
+/** Every server and command the suite starts runs dist/orgsim.mjs, which test/bundle-setup.ts builds first. */
+export const ENTRY = "bundle";
+/** node's arguments for `orgsim <args>` as the suite runs it. */
+export const orgsimArgs = (args: string[]) => [...orgsimScript(ENTRY), ...args];
 export const TEST_SAMPLE_SIZE = 400;
 
 declare module "vitest" {
@@ -51,6 +55,7 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "orgsim-test-"));
   const server = await startOrgsimServe({
     serverDir: SERVER_DIR,
+    entry: ENTRY,
     env: { ...backendEnv(dataDir), ORGSIM_SAMPLE_SIZE: String(TEST_SAMPLE_SIZE), ...options.env },
   });
   return { baseUrl: server.baseUrl, dataDir, output: server.output, stop: server.stop };
@@ -95,7 +100,7 @@ export const query = (params: Record<string, string | number | boolean | (string
 
 /** Runs the orgsim command (as `pnpm orgsim …` would) against a data directory's backend. */
 export async function orgsimCommand(args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], { cwd: SERVER_DIR, env: { ...process.env, ...backendEnv(dataDir) } });
+  const child = spawn(process.execPath, orgsimArgs(args), { cwd: SERVER_DIR, env: { ...process.env, ...backendEnv(dataDir) } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { api, backendEnv, removeDir, type TestServer, startServer } from "./harness";
+import { api, backendEnv, orgsimArgs, removeDir, type TestServer, startServer } from "./harness";
 
 const run = promisify(execFile);
 const SERVER_DIR = join(import.meta.dirname, "..");
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 async function orgsimImport(file: string, mapping: string, into = dataDir) {
-  return run(process.execPath, ["--import", "tsx", "src/main.ts", "import", file, "--mapping", mapping], {
+  return run(process.execPath, orgsimArgs(["import", file, "--mapping", mapping]), {
     cwd: SERVER_DIR,
     env: { ...process.env, ...backendEnv(into) },
   }).catch((error) => error as { stdout: string; stderr: string; code: number });

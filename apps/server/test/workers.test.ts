@@ -44,12 +44,12 @@ async function everywhere(server: ServerProcess, times: number, method: string, 
   return answers;
 }
 
-/** The primary's worker processes (its other children, such as the TypeScript loader's esbuild, left out). */
+/** The primary's worker processes (its other children, such as tsx's esbuild when it runs the sources, left out). */
 function workerPids(server: ServerProcess): number[] {
   const listing = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(server.child.pid)], { encoding: "utf8" }).stdout;
   return listing
     .split("\n")
-    .filter((line) => line.includes("main.ts serve"))
+    .filter((line) => / serve$/.test(line.trim()))
     .map((line) => Number.parseInt(line.trim(), 10));
 }
 
