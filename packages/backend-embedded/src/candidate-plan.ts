@@ -18,10 +18,10 @@ export const DEFAULT_EXACT_BELOW = 5_000;
 /** A graph search deeper than this costs more than scanning the rows a filter that selective lets through. */
 const MAX_GRAPH_CANDIDATES = 4_096;
 /**
- * What a graph search costs per candidate asked and per shard searched, in rows an exact scan
- * scores in that time: a shard of 100k answered 128 candidates in about 1 ms (8 µs each) where
- * the scan scores a row in about 1 µs. At 1M (10 shards) a restrictive filter's 26k rows asked
- * 1,900 candidates of every shard, and took 114 ms where a scan of them takes about 30.
+ * What a graph search costs per unit of breadth (summed over the shards it searches), in rows an
+ * exact scan scores in that time: a shard of 100k searched 128 wide in about 0.8 ms (6-8 µs a
+ * unit) where the scan scores a row in about 1 µs. At 1M (10 shards) a restrictive filter's 26k
+ * rows once asked 1,900 candidates of every shard, and took 114 ms where a scan of them takes about 30.
  */
 const GRAPH_COST_IN_ROWS = 8;
 /** The graph is asked for this many candidates beyond the page (the graph's search breadth grows with it: recall). */
@@ -76,7 +76,7 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
   // (long runs of identical vectors, holes left by deletes): a scan is exact.
   let widened = false;
   // exactBelow 0 asks for the graphs whatever they cost (tests of the graph paths).
-  const cheaperThanScan = (asked: number) => input.exactBelow === 0 || asked * graph.shardCount * GRAPH_COST_IN_ROWS < passing;
+  const cheaperThanScan = (asked: number) => input.exactBelow === 0 || graph.searchBreadth(asked) * GRAPH_COST_IN_ROWS < passing;
   while (count <= MAX_GRAPH_CANDIDATES && count < graph.nodes && cheaperThanScan(count)) {
     const hits = graph.search(input.query, count);
     if (!widened && count < OFF_DATA_CANDIDATES && (hits[0]?.distance ?? 0) > ON_DATA_DISTANCE) {

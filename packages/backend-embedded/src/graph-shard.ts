@@ -9,13 +9,19 @@ import usearch from "usearch";
 
 const { Index, MetricKind, ScalarKind } = usearch;
 
-/** Graph parameters (see vector-graph.ts); persisted graphs are rebuilt when these change (GRAPH_FORMAT). */
+/**
+ * usearch searches max(expansion_search, k) wide: the narrowest breadth a search can ask for. Each
+ * search asks for its own (see search()); it is not part of the saved graph.
+ */
+export const MIN_SEARCH_BREADTH = 32;
+
+/** Graph parameters (see vector-graph.ts); persisted graphs are rebuilt when the others change (GRAPH_FORMAT). */
 const GRAPH_OPTIONS = {
   metric: MetricKind.Cos,
   quantization: ScalarKind.F16,
   connectivity: 32,
   expansion_add: 256,
-  expansion_search: 128,
+  expansion_search: MIN_SEARCH_BREADTH,
   multi: false,
 };
 
@@ -79,9 +85,10 @@ export class GraphShard {
     if (this.removed.size > MAX_REMOVED) this.copyIntoMemory(`${this.viewOf}.${process.pid}.copy.tmp`);
   }
 
-  /** About the `count` nearest nodes, nearest first. */
-  search(query: Float32Array, count: number): ShardHits {
-    for (let asked = count; ; asked = count + this.removed.size) {
+  /** About the `count` nearest nodes, nearest first, searching `breadth` (at least MIN_SEARCH_BREADTH) wide when count is less. */
+  search(query: Float32Array, count: number, breadth: number): ShardHits {
+    const wide = Math.max(count, breadth);
+    for (let asked = wide; ; asked = wide + this.removed.size) {
       const matches = this.index.search(query, asked, 1);
       const hits: ShardHits = { ids: [], distances: [] };
       matches.keys.forEach((key, i) => {
@@ -91,7 +98,7 @@ export class GraphShard {
         hits.distances.push(matches.distances[i] as number);
       });
       // Removed nodes took places: ask once more, for as many more as there are removed nodes.
-      if (hits.ids.length === count || matches.keys.length < asked || asked > count) return hits;
+      if (hits.ids.length === count || matches.keys.length < asked || asked > wide) return hits;
     }
   }
 

@@ -18,9 +18,13 @@
  * 1.000 on the same data.
  */
 import { availableParallelism } from "node:os";
-import { GraphShard } from "./graph-shard";
+import { GraphShard, MIN_SEARCH_BREADTH } from "./graph-shard";
 /** Nodes per shard: 100k organizations are one graph, as measured above. */
 export const SHARD_NODES = 100_000;
+/** How wide one graph is searched (at least): at 100k, 0.9975 of the exact top 10 (see above). */
+const SEARCH_BREADTH = 128;
+/** Each of several shards is asked for this many times its even share of a search's count (at least MIN_SEARCH_BREADTH). */
+const SHARD_OVERSAMPLING = 2;
 /** Names the parameters above, recorded with a saved graph. */
 export const GRAPH_FORMAT = "usearch-hnsw-f16-m32-efc256-shards100k";
 
@@ -59,11 +63,6 @@ export class VectorGraph {
   /** Ids in the graph, twins included. */
   get size(): number {
     return this.nodes + this.nodeOf.size;
-  }
-
-  /** Graphs a search searches one after the other. */
-  get shardCount(): number {
-    return this.shards.length;
   }
 
   /** Nodes the graph itself holds (twins aside): what a search can return at most. */
@@ -137,22 +136,43 @@ export class VectorGraph {
   /** About the `count` nearest nodes to `query`, nearest first, each followed by its twins (so possibly more than `count` hits). */
   search(query: Float32Array, count: number): GraphHit[] {
     if (count <= 0) return [];
-    const nearest: GraphHit[] = [];
-    for (const shard of this.shards) {
-      if (shard.size === 0) continue;
-      const { ids, distances } = shard.search(query, count);
-      ids.forEach((id, i) => {
-        nearest.push({ id, distance: distances[i] as number });
-      });
-    }
-    // One shard's hits come nearest first; several are merged.
-    if (this.shards.length > 1) nearest.sort((a, b) => a.distance - b.distance || a.id - b.id);
+    const shards = this.shards.filter((shard) => shard.size > 0);
+    const nearest = shards.length === 1 ? hitsOf(shards[0] as GraphShard, query, count, SEARCH_BREADTH) : this.searchShards(shards, query, count);
     const hits: GraphHit[] = [];
     for (const hit of nearest.slice(0, count)) {
       hits.push(hit);
       for (const twin of this.twins.get(hit.id) ?? []) hits.push({ id: twin, distance: hit.distance });
     }
     return hits;
+  }
+
+  /**
+   * Several shards, each asked for its share of `count` (oversampled) and searched that wide: the
+   * nearest `count` are spread over the shards, and ten shards each searched `count` wide took ten
+   * times as long. A shard whose every hit made the merged first `count` may hold more of them (an
+   * import that put one cluster into one shard): it is asked again, for `count`, SEARCH_BREADTH wide.
+   */
+  private searchShards(shards: GraphShard[], query: Float32Array, count: number): GraphHit[] {
+    const share = shardShare(count, shards.length);
+    const byShard = shards.map((shard) => hitsOf(shard, query, share, share));
+    const merged = () => byShard.flat().sort((a, b) => a.distance - b.distance || a.id - b.id);
+    const first = merged();
+    const cutoff = first[count - 1]?.distance ?? Number.POSITIVE_INFINITY;
+    let asked = false;
+    byShard.forEach((hits, i) => {
+      if (share < count && hits.length === share && (hits.at(-1)?.distance ?? 0) <= cutoff) {
+        byShard[i] = hitsOf(shards[i] as GraphShard, query, count, SEARCH_BREADTH);
+        asked = true;
+      }
+    });
+    return asked ? merged() : first;
+  }
+
+  /** What a search for `count` costs: the breadths its shards are searched (re-asks aside). */
+  searchBreadth(count: number): number {
+    const shards = this.shards.filter((shard) => shard.size > 0).length;
+    if (shards <= 1) return Math.max(count, SEARCH_BREADTH);
+    return shards * Math.max(shardShare(count, shards), MIN_SEARCH_BREADTH);
   }
 
   /** Saves each shard to the file `fileOf` names; returns the files' count and the twins, which the caller saves with them. */
@@ -195,6 +215,15 @@ export class VectorGraph {
     }
     return this.byHash;
   }
+}
+
+/** What each of `shards` shards is asked for, of a search for `count`. */
+const shardShare = (count: number, shards: number) => Math.max(MIN_SEARCH_BREADTH, Math.ceil((SHARD_OVERSAMPLING * count) / shards));
+
+/** A shard's hits as graph hits, nearest first. */
+function hitsOf(shard: GraphShard, query: Float32Array, count: number, breadth: number): GraphHit[] {
+  const { ids, distances } = shard.search(query, count, breadth);
+  return ids.map((id, i) => ({ id, distance: distances[i] as number }));
 }
 
 /** A 53-bit hash of a vector's bits (two FNV-1a lanes): equal vectors hash equal; a collision is checked by comparing vectors. */

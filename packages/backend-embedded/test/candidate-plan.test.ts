@@ -5,7 +5,7 @@ import { FilteredRows } from "../src/filtered-rows";
 import { VectorGraphs } from "../src/vector-graphs";
 
 const DIM = 8;
-const N = 1_000;
+const N = 2_000;
 
 /** Graphs of N random vectors (id = row) in shards of `shardNodes`. */
 function graphsOf(shardNodes: number): { graphs: VectorGraphs; vectors: Float32Array[] } {
@@ -32,7 +32,7 @@ const plan = (graphs: VectorGraphs, query: Float32Array, filtered: FilteredRows 
   rowOf: (id) => id,
 });
 
-describe("the candidate plan weighs a graph search by its shards", () => {
+describe("the candidate plan weighs a graph search by the breadth its shards are searched", () => {
   it("asks one graph of all rows for candidates", () => {
     const { graphs, vectors } = graphsOf(N);
     const rows = candidateRows(plan(graphs, vectors[3] as Float32Array, null));

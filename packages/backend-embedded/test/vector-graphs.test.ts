@@ -143,6 +143,32 @@ describe("embedded: the HNSW graphs", () => {
     await expectRun(again, [...left, 20_000]);
   });
 
+  it("finds a cluster imported into one shard whole, though each shard is asked for its share of the candidates only", async () => {
+    const records = randomRecords(3000, DIM, 31);
+    const center = unitVector(DIM, rng(32));
+    const random = rng(33);
+    // 400 organizations close around one point, written together: they fill about one shard.
+    const cluster = Array.from({ length: 400 }, (_, i) => {
+      const record = records[i] as (typeof records)[number];
+      const near = unitVector(DIM, random).map((x, j) => (center[j] as number) + 0.05 * x);
+      const norm = Math.hypot(...near);
+      return { ...record, organization: { ...record.organization, id: 10_000 + i }, profileVector: near.map((x) => x / norm) };
+    });
+    const graphs = open(SMALL_SHARDS);
+    await graphs.organizations.upsert(records, MODEL);
+    await graphs.organizations.upsert(cluster, MODEL);
+    await graphs.organizations.vectorIndexSettled();
+    const exactDir = tempDir();
+    const exact = openEmbeddedBackend({ dataDir: exactDir.path, vectorIndex: { kind: "exact" } });
+    await exact.organizations.upsert([...records, ...cluster], MODEL);
+    const query = { vector: center, kind: "profile" as const, filter: {}, offset: 0, size: 100 };
+    const want = (await exact.organizations.rank(query)).map((h) => h.id);
+    const got = new Set((await graphs.organizations.rank(query)).map((h) => h.id));
+    await exact.close();
+    exactDir.remove();
+    expect(want.filter((id) => got.has(id)).length / want.length).toBeGreaterThanOrEqual(0.98);
+  });
+
   it.each([
     ["one graph", GRAPHS_ALWAYS, 300],
     ["shards of 100", { exactBelow: 0, shardNodes: 100 }, 100],
