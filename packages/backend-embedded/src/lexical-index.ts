@@ -13,6 +13,7 @@
  * dead slots (skipped, and not counted in df) until a compaction drops them.
  */
 import { BM25 } from "@orgsim/core";
+import { frequencyIn, type Postings, PostingsTable } from "./postings-table";
 import { TopK } from "./top-k";
 
 /** Lucene's SmallFloat.intToByte4 / byte4ToInt: lengths under 24 exact, above that 4 significant bits. */
@@ -38,49 +39,6 @@ const LENGTHS = Float64Array.from({ length: 4096 }, (_, length) =>
   length < NUM_FREE_VALUES ? length : NUM_FREE_VALUES + int4ToLong(longToInt4(length - NUM_FREE_VALUES)),
 );
 
-/** Growable postings of one term: the slots holding it and the term's frequency there. */
-class Postings {
-  slots = new Int32Array(4);
-  freqs = new Uint16Array(4);
-  length = 0;
-  /** Live documents holding the term, as counted at the index's `removals`-th removal (a count is valid until the next). */
-  liveCount = 0;
-  countedAt = -1;
-  /**
-   * The largest frequency and the shortest document among the slots that ever held the term
-   * (maxFreq -1: not known yet, after a restore): with them BM25 bounds what the term adds to a
-   * document below its idf. Removals leave them as they are: still a bound, if a looser one.
-   */
-  maxFreq = 0;
-  minLength = Number.POSITIVE_INFINITY;
-
-  push(slot: number, freq: number, length: number): void {
-    if (this.length === this.slots.length) {
-      const slots = new Int32Array(Math.max(4, this.length * 2));
-      slots.set(this.slots);
-      this.slots = slots;
-      const freqs = new Uint16Array(Math.max(4, this.length * 2));
-      freqs.set(this.freqs);
-      this.freqs = freqs;
-    }
-    this.slots[this.length] = slot;
-    this.freqs[this.length++] = Math.min(freq, 0xffff);
-    if (this.maxFreq >= 0) {
-      this.maxFreq = Math.max(this.maxFreq, Math.min(freq, 0xffff));
-      this.minLength = Math.min(this.minLength, length);
-    }
-  }
-
-  /** One more occurrence of the term in the document pushed last. */
-  repeat(): void {
-    const last = this.length - 1;
-    const freq = this.freqs[last] as number;
-    if (freq === 0xffff) return;
-    this.freqs[last] = freq + 1;
-    if (this.maxFreq >= 0 && freq + 1 > this.maxFreq) this.maxFreq = freq + 1;
-  }
-}
-
 /** A query term present in the index: its postings, its idf and the most it can add to a document's score. */
 interface QueryTerm {
   postings: Postings;
@@ -91,21 +49,6 @@ interface QueryTerm {
   bound: number;
   /** The most this term and the ones after it (rarer first) can add to a document: their bounds summed. */
   left: number;
-}
-
-/** How often the document in `slot` holds the term of `postings` (0: not at all); postings are sorted by slot. */
-function frequencyIn(postings: Postings, slot: number): number {
-  const { slots, freqs } = postings;
-  let low = 0;
-  let high = postings.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    const at = slots[mid] as number;
-    if (at === slot) return freqs[mid] as number;
-    if (at < slot) low = mid + 1;
-    else high = mid - 1;
-  }
-  return 0;
 }
 
 export interface LexicalHit {
@@ -127,7 +70,7 @@ export interface LexicalSnapshot {
 }
 
 export class LexicalIndex {
-  private postings = new Map<string, Postings>();
+  private postings = new PostingsTable();
   /** Slot -> row (-1 once the slot is dead); row -> slot (-1 when the row has no text). */
   private slotRow = new Int32Array(1024);
   private slotLength = new Float64Array(1024);
@@ -160,11 +103,8 @@ export class LexicalIndex {
     const slot = this.slots++;
     const length = terms.length;
     for (const term of terms) {
-      let p = this.postings.get(term);
-      if (!p) {
-        p = new Postings();
-        this.postings.set(term, p);
-      } else if (p.length > 0 && p.slots[p.length - 1] === slot) {
+      const p = this.postings.getOrAdd(term);
+      if (p.length > 0 && p.slots[p.length - 1] === slot) {
         // Not the term's first occurrence in this document (slots only grow: a term's last posting is its newest document).
         p.repeat();
         continue;
@@ -375,18 +315,18 @@ export class LexicalIndex {
 
   /** Everything the index holds, postings concatenated term after term. */
   snapshot(): LexicalSnapshot {
-    const terms = [...this.postings.keys()];
+    const entries = [...this.postings.entries()];
+    const terms = entries.map(([term]) => term);
     const postingStarts = new Uint32Array(terms.length + 1);
     let total = 0;
-    terms.forEach((term, i) => {
+    entries.forEach(([, p], i) => {
       postingStarts[i] = total;
-      total += (this.postings.get(term) as Postings).length;
+      total += p.length;
     });
     postingStarts[terms.length] = total;
     const postingSlots = new Int32Array(total);
     const postingFreqs = new Uint16Array(total);
-    terms.forEach((term, i) => {
-      const p = this.postings.get(term) as Postings;
+    entries.forEach(([, p], i) => {
       postingSlots.set(p.slots.subarray(0, p.length), postingStarts[i]);
       postingFreqs.set(p.freqs.subarray(0, p.length), postingStarts[i]);
     });
@@ -396,23 +336,14 @@ export class LexicalIndex {
     };
   }
 
-  /** The index a snapshot holds (each posting list a view into the saved arrays until it grows). */
+  /** The index a snapshot holds (each posting list made when first asked for: see PostingsTable). */
   static restore({ meta, arrays }: LexicalSnapshot): LexicalIndex {
     const index = new LexicalIndex();
     Object.assign(index, { slots: meta.slots, live: meta.live, dead: meta.dead, totalLength: meta.totalLength });
     index.slotRow = arrays.slotRow;
     index.slotLength = arrays.slotLength;
     index.rowSlot = arrays.rowSlot;
-    meta.terms.forEach((term, i) => {
-      const [from, to] = [arrays.postingStarts[i] as number, arrays.postingStarts[i + 1] as number];
-      const p = new Postings();
-      // Views of exactly `length` entries: the first push copies them into arrays of their own.
-      p.slots = arrays.postingSlots.subarray(from, to);
-      p.freqs = arrays.postingFreqs.subarray(from, to);
-      p.length = to - from;
-      p.maxFreq = -1;
-      index.postings.set(term, p);
-    });
+    index.postings = PostingsTable.restore(meta.terms, arrays.postingStarts, arrays.postingSlots, arrays.postingFreqs);
     return index;
   }
 
@@ -429,14 +360,14 @@ export class LexicalIndex {
       this.rowSlot[row] = next;
       next++;
     }
-    const postings = new Map<string, Postings>();
-    for (const [term, p] of this.postings) {
-      const kept = new Postings();
+    const postings = new PostingsTable();
+    for (const [term, p] of this.postings.entries()) {
+      const kept = postings.getOrAdd(term);
       for (let j = 0; j < p.length; j++) {
         const slot = renumber[p.slots[j] as number] as number;
         if (slot >= 0) kept.push(slot, p.freqs[j] as number, this.slotLength[slot] as number);
       }
-      if (kept.length > 0) postings.set(term, kept);
+      if (kept.length === 0) postings.delete(term);
     }
     this.postings = postings;
     this.slots = next;

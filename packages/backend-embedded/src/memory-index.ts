@@ -19,6 +19,7 @@ import {
   type VectorKind,
 } from "@orgsim/core";
 import { candidateRows, DEFAULT_EXACT_BELOW } from "./candidate-plan";
+import { CodeLists } from "./code-lists";
 import { FilterCache, FilteredRows } from "./filtered-rows";
 import { LexicalIndex, type LexicalSnapshot } from "./lexical-index";
 import { RowVectors } from "./row-vectors";
@@ -131,7 +132,6 @@ class Codes {
   }
 }
 
-const NO_CODES: readonly number[] = [];
 const NO_TEXTS: LexicalTexts = { profile: null, customer: null };
 /** "2023-05-02" -> 20230502, so dates compare as numbers; NaN for null (NaN fails every comparison). */
 const dayNumber = (date: string | null) => (date ? Number(date.slice(0, 10).replaceAll("-", "")) : Number.NaN);
@@ -155,8 +155,8 @@ export class MemoryIndex {
   private roundDay = new Float64Array(0);
   private range = new Uint8Array(0);
   private stage = new Uint8Array(0);
-  private placeCodes: (readonly number[])[] = [];
-  private categories: (readonly number[])[] = [];
+  private placeCodes = new CodeLists();
+  private categories = new CodeLists();
   /** Every organization's profile vector; the customer vectors of those that have one. */
   private vectors: Record<VectorKind, RowVectors>;
   /** 1 where the data states the organization's customers: customer-base search weighs by it without reading documents. */
@@ -282,8 +282,14 @@ export class MemoryIndex {
     this.roundDay[row] = dayNumber(columns.lastRoundDate);
     this.range[row] = this.rangeCodes.intern(columns.employeeRange);
     this.stage[row] = this.stageCodes.intern(columns.lastRoundStage);
-    this.placeCodes[row] = columns.places.length ? columns.places.map((c) => this.places.intern(c)) : NO_CODES;
-    this.categories[row] = columns.categories.length ? columns.categories.map((c) => this.categoryCodes.intern(c)) : NO_CODES;
+    this.placeCodes.set(
+      row,
+      columns.places.map((c) => this.places.intern(c)),
+    );
+    this.categories.set(
+      row,
+      columns.categories.map((c) => this.categoryCodes.intern(c)),
+    );
     this.vectors.profile.set(row, profile);
     this.vectors.customer.set(row, customer);
     this.customerStated[row] = 0;
@@ -338,14 +344,14 @@ export class MemoryIndex {
       ]) {
         column[row] = column[last] as number;
       }
-      this.placeCodes[row] = this.placeCodes[last] as readonly number[];
-      this.categories[row] = this.categories[last] as readonly number[];
+      this.placeCodes.move(last, row);
+      this.categories.move(last, row);
       this.rowById.set(this.ids[row] as number, row);
     }
     // Also when the removed row is the last: its customer vector's slot is freed.
     for (const vectors of Object.values(this.vectors)) vectors.move(last, row);
-    this.placeCodes.length = this.n;
-    this.categories.length = this.n;
+    this.placeCodes.truncate(this.n);
+    this.categories.truncate(this.n);
     return true;
   }
 
@@ -384,8 +390,7 @@ export class MemoryIndex {
     let count = 0;
     for (let r = 0; r < this.n; r++) {
       if (loc) {
-        if (anyOffice ? !matchesAny(this.placeCodes[r] as readonly number[], loc) : !(loc[this.hqCountry[r] as number] || loc[this.hqSubdivision[r] as number]))
-          continue;
+        if (anyOffice ? !this.placeCodes.matchesAny(r, loc) : !(loc[this.hqCountry[r] as number] || loc[this.hqSubdivision[r] as number])) continue;
       }
       if (ranges && !ranges[this.range[r] as number]) continue;
       if (stages && !stages[this.stage[r] as number]) continue;
@@ -396,7 +401,7 @@ export class MemoryIndex {
       if (yMax !== undefined && !((this.founded[r] as number) <= yMax)) continue;
       if (fromDay !== null && !((this.roundDay[r] as number) >= fromDay)) continue;
       if (toDay !== null && !((this.roundDay[r] as number) <= toDay)) continue;
-      if (cats && !matchesAny(this.categories[r] as readonly number[], cats)) continue;
+      if (cats && !this.categories.matchesAny(r, cats)) continue;
       out[count++] = r;
     }
     return new FilteredRows(out.slice(0, count), this.n);
@@ -503,15 +508,8 @@ export class MemoryIndex {
     this.indexTexts();
     const n = this.n;
     const d = this.dimension;
-    const lists = (values: (readonly number[])[]) => {
-      const starts = new Uint32Array(n + 1);
-      for (let r = 0; r < n; r++) starts[r + 1] = (starts[r] as number) + (values[r] as readonly number[]).length;
-      const flat = new Uint32Array(starts[n] as number);
-      for (let r = 0; r < n; r++) flat.set(values[r] as readonly number[], starts[r] as number);
-      return [starts, flat] as const;
-    };
-    const [placeStarts, placeValues] = lists(this.placeCodes);
-    const [categoryStarts, categoryValues] = lists(this.categories);
+    const [placeStarts, placeValues] = this.placeCodes.snapshot(n);
+    const [categoryStarts, categoryValues] = this.categories.snapshot(n);
     const lexical = { profile: this.lexical.profile.snapshot(), customer: this.lexical.customer.snapshot() };
     const meta: MemorySnapshotMeta = {
       n,
@@ -561,10 +559,8 @@ export class MemoryIndex {
           customer: RowVectors.restore(meta.dimension, true, n, (name) => array(`customer.vectors.${name}`)),
         };
     for (let r = 0; r < n; r++) index.rowById.set(index.ids[r] as number, r);
-    const lists = (starts: Uint32Array, values: Uint32Array) =>
-      Array.from({ length: n }, (_, r) => (starts[r] === starts[r + 1] ? NO_CODES : Array.from(values.subarray(starts[r], starts[r + 1]))));
-    index.placeCodes = lists(array<Uint32Array<ArrayBuffer>>("placeStarts"), array<Uint32Array<ArrayBuffer>>("placeValues"));
-    index.categories = lists(array<Uint32Array<ArrayBuffer>>("categoryStarts"), array<Uint32Array<ArrayBuffer>>("categoryValues"));
+    index.placeCodes = new CodeLists(array<Uint32Array<ArrayBuffer>>("placeStarts"), array<Uint32Array<ArrayBuffer>>("placeValues"));
+    index.categories = new CodeLists(array<Uint32Array<ArrayBuffer>>("categoryStarts"), array<Uint32Array<ArrayBuffer>>("categoryValues"));
     Object.assign(self, {
       places: new Codes(meta.codes.places),
       categoryCodes: new Codes(meta.codes.categories),
@@ -599,9 +595,4 @@ export class MemoryIndex {
     for (const vectors of Object.values(this.vectors)) vectors.reserveRows(capacity);
     this.capacity = capacity;
   }
-}
-
-function matchesAny(codes: readonly number[], table: Uint8Array): boolean {
-  for (const code of codes) if (table[code]) return true;
-  return false;
 }

@@ -34,6 +34,33 @@ describe("LexicalIndex", () => {
     }
   });
 
+  it("restored, takes writes to terms it has not made yet (compactions too), and saves them again, as an index that was never saved", () => {
+    const words = Array.from({ length: 300 }, (_, i) => `t${i}`);
+    const textOf = (seed: number) => Array.from({ length: 2 + (seed % 9) }, (_, i) => words[(seed * 13 + i * 7) % words.length]).join(" ");
+    const never = new LexicalIndex();
+    for (let row = 0; row < 400; row++) never.set(row, lexicalTerms(textOf(row)));
+    // Only some terms are asked for between the restore and the writes: the others stay saved, not made.
+    // A snapshot holds the index's own arrays (it is written to a file at once): copied here, as a file is.
+    const restored = LexicalIndex.restore(structuredClone(never.snapshot()));
+    expect(restored.docFrequency("t1")).toBe(never.docFrequency("t1"));
+    for (let step = 0; step < 3000; step++) {
+      const row = (step * 31) % 600;
+      for (const index of [never, restored]) {
+        if (step % 4 === 3) index.clear(row);
+        else index.set(row, lexicalTerms(`${textOf(step + 1000)} new${step % 50}`));
+      }
+    }
+    const again = LexicalIndex.restore(structuredClone(restored.snapshot()));
+    const ids = Float64Array.from({ length: 600 }, (_, row) => row);
+    for (const query of ["t1", "t7 t200 t299", "new3 t5", "new49", "t150 t151 t152 t153"]) {
+      const want = never.search(lexicalTerms(query), 40, null, ids);
+      for (const index of [restored, again]) {
+        expect(index.search(lexicalTerms(query), 40, null, ids), query).toEqual(want);
+        for (const term of lexicalTerms(query)) expect(index.docFrequency(term)).toBe(never.docFrequency(term));
+      }
+    }
+  });
+
   it("counts live documents per term right across reads, removals and new documents in between", () => {
     const index = new LexicalIndex();
     for (let row = 0; row < 10; row++) index.set(row, lexicalTerms(row % 2 ? "alpha beta" : "alpha"));

@@ -23,7 +23,12 @@ describe("embedded: the memory snapshot", () => {
   async function answers(backend: EmbeddedBackend) {
     const store = backend.organizations;
     const random = rng(5);
-    const filters: OrganizationFilter[] = [{}, { employeesMin: 20, fundingStages: ["seed", "series_a"] }, { categories: ["fintech", "health"] }];
+    const filters: OrganizationFilter[] = [
+      {},
+      { employeesMin: 20, fundingStages: ["seed", "series_a"] },
+      { categories: ["fintech", "health"] },
+      { location: { countries: ["JP"], subdivisions: ["US-NY"], hqOnly: false } },
+    ];
     const out: unknown[] = [await store.count()];
     for (const filter of filters) {
       for (const kind of ["profile", "customer"] as VectorKind[]) {
@@ -60,12 +65,16 @@ describe("embedded: the memory snapshot", () => {
     expect(fromSnapshot).toEqual(fromSqlite);
   });
 
-  it("takes writes after it was read, and is replaced at the next close", async () => {
+  it("takes writes after it was read (rows replaced, moved by deletes, added), and is replaced at the next close", async () => {
     const reopened = open();
     await reopened.organizations.upsert(randomRecords(50, DIM, 8, 5000), MODEL);
-    await reopened.organizations.delete(2);
+    await reopened.organizations.upsert(randomRecords(30, DIM, 10, 40), MODEL);
+    for (const id of [2, 3, 300, 1499]) await reopened.organizations.delete(id);
     const live = await answers(reopened);
     await reopened.close();
+    expect(await answers(open())).toEqual(live);
+    // And as a store read from SQLite, without the snapshot, answers.
+    rmSync(join(dir.path, SNAPSHOT));
     expect(await answers(open())).toEqual(live);
   });
 
