@@ -14,7 +14,7 @@ export const KEPT_GENERATIONS = 1_000;
 export class OrganizationChanges {
   private readonly sql;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.sql = {
       record: db.prepare<[number, string]>("INSERT INTO organization_changes (generation, org_id) SELECT ?, value FROM json_each(?)"),
       prune: db.prepare<[number]>("DELETE FROM organization_changes WHERE generation <= ?"),

@@ -133,11 +133,15 @@ export class VectorGraph {
     return orphans;
   }
 
-  /** About the `count` nearest nodes to `query`, nearest first, each followed by its twins (so possibly more than `count` hits). */
-  search(query: Float32Array, count: number): GraphHit[] {
+  /**
+   * About the `count` nearest nodes to `query`, nearest first, each followed by its twins (so
+   * possibly more than `count` hits); each shard searched at least `breadth` wide.
+   */
+  search(query: Float32Array, count: number, breadth = 0): GraphHit[] {
     if (count <= 0) return [];
     const shards = this.shards.filter((shard) => shard.size > 0);
-    const nearest = shards.length === 1 ? hitsOf(shards[0] as GraphShard, query, count, SEARCH_BREADTH) : this.searchShards(shards, query, count);
+    const nearest =
+      shards.length === 1 ? hitsOf(shards[0] as GraphShard, query, count, Math.max(SEARCH_BREADTH, breadth)) : this.searchShards(shards, query, count, breadth);
     const hits: GraphHit[] = [];
     for (const hit of nearest.slice(0, count)) {
       hits.push(hit);
@@ -152,27 +156,27 @@ export class VectorGraph {
    * times as long. A shard whose every hit made the merged first `count` may hold more of them (an
    * import that put one cluster into one shard): it is asked again, for `count`, SEARCH_BREADTH wide.
    */
-  private searchShards(shards: GraphShard[], query: Float32Array, count: number): GraphHit[] {
+  private searchShards(shards: GraphShard[], query: Float32Array, count: number, breadth: number): GraphHit[] {
     const share = shardShare(count, shards.length);
-    const byShard = shards.map((shard) => hitsOf(shard, query, share, share));
+    const byShard = shards.map((shard) => hitsOf(shard, query, share, Math.max(share, breadth)));
     const merged = () => byShard.flat().sort((a, b) => a.distance - b.distance || a.id - b.id);
     const first = merged();
     const cutoff = first[count - 1]?.distance ?? Number.POSITIVE_INFINITY;
     let asked = false;
     byShard.forEach((hits, i) => {
       if (share < count && hits.length === share && (hits.at(-1)?.distance ?? 0) <= cutoff) {
-        byShard[i] = hitsOf(shards[i] as GraphShard, query, count, SEARCH_BREADTH);
+        byShard[i] = hitsOf(shards[i] as GraphShard, query, count, Math.max(SEARCH_BREADTH, breadth));
         asked = true;
       }
     });
     return asked ? merged() : first;
   }
 
-  /** What a search for `count` costs: the breadths its shards are searched (re-asks aside). */
-  searchBreadth(count: number): number {
+  /** What a search for `count`, each shard at least `breadth` wide, costs: the breadths its shards are searched (re-asks aside). */
+  searchBreadth(count: number, breadth = 0): number {
     const shards = this.shards.filter((shard) => shard.size > 0).length;
-    if (shards <= 1) return Math.max(count, SEARCH_BREADTH);
-    return shards * Math.max(shardShare(count, shards), MIN_SEARCH_BREADTH);
+    if (shards <= 1) return Math.max(count, SEARCH_BREADTH, breadth);
+    return shards * Math.max(shardShare(count, shards), breadth);
   }
 
   /** Saves each shard to the file `fileOf` names; returns the files' count and the twins, which the caller saves with them. */
