@@ -4,7 +4,7 @@ import { once } from "node:events";
 import type { Server, ServerResponse } from "node:http";
 import { type AccessMode, assertSameModel } from "@orgsim/core";
 import { type App, type Config, createApp, vectorIndexReporter } from "@orgsim/runtime";
-import { type PrimaryMessage, runPrimary, type WorkerMessage } from "./cluster";
+import type { PrimaryMessage, WorkerMessage } from "./cluster";
 import { isLoopbackHost } from "./http/access";
 import { countOrganizations, metricObservers } from "./observability/metrics";
 import { createRequestLogger } from "./observability/request-log";
@@ -12,10 +12,9 @@ import { inSpan, startTracing, stopTracing } from "./observability/tracing";
 import { createHttpServer } from "./http/server";
 import { findWebDist } from "./http/web-app";
 
-/** One server process, or with ORGSIM_WORKERS above 1 a primary that runs that many (./cluster.ts). */
+/** One server process: a lone server, or one of the ORGSIM_WORKERS workers a primary runs (./cluster.ts, started by main.ts). */
 export async function serve(config: Config): Promise<void> {
   const log = (line: string) => console.log(line);
-  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
   const onStop = stopRequests();
   if (startTracing()) log("Traces: exported over OTLP (OTEL_EXPORTER_OTLP_ENDPOINT)");
   const { app, modeAtStart } = await openGuarded(config);
