@@ -139,9 +139,8 @@ export class VectorGraph {
    */
   search(query: Float32Array, count: number, breadth = 0): GraphHit[] {
     if (count <= 0) return [];
-    const shards = this.shards.filter((shard) => shard.size > 0);
-    const nearest =
-      shards.length === 1 ? hitsOf(shards[0] as GraphShard, query, count, Math.max(SEARCH_BREADTH, breadth)) : this.searchShards(shards, query, count, breadth);
+    const shards = this.searchedShards();
+    const nearest = shards.length === 1 ? wholeSearch(shards[0] as GraphShard, query, count, breadth) : this.searchShards(shards, query, count, breadth);
     const hits: GraphHit[] = [];
     for (const hit of nearest.slice(0, count)) {
       hits.push(hit);
@@ -165,7 +164,7 @@ export class VectorGraph {
     let asked = false;
     byShard.forEach((hits, i) => {
       if (share < count && hits.length === share && (hits.at(-1)?.distance ?? 0) <= cutoff) {
-        byShard[i] = hitsOf(shards[i] as GraphShard, query, count, Math.max(SEARCH_BREADTH, breadth));
+        byShard[i] = wholeSearch(shards[i] as GraphShard, query, count, breadth);
         asked = true;
       }
     });
@@ -174,9 +173,14 @@ export class VectorGraph {
 
   /** What a search for `count`, each shard at least `breadth` wide, costs: the breadths its shards are searched (re-asks aside). */
   searchBreadth(count: number, breadth = 0): number {
-    const shards = this.shards.filter((shard) => shard.size > 0).length;
+    const shards = this.searchedShards().length;
     if (shards <= 1) return Math.max(count, SEARCH_BREADTH, breadth);
     return shards * Math.max(shardShare(count, shards), breadth);
+  }
+
+  /** The shards a search asks: those holding a node. */
+  private searchedShards(): GraphShard[] {
+    return this.shards.filter((shard) => shard.size > 0);
   }
 
   /** Saves each shard to the file `fileOf` names; returns the files' count and the twins, which the caller saves with them. */
@@ -223,6 +227,9 @@ export class VectorGraph {
 
 /** What each of `shards` shards is asked for, of a search for `count`. */
 const shardShare = (count: number, shards: number) => Math.max(MIN_SEARCH_BREADTH, Math.ceil((SHARD_OVERSAMPLING * count) / shards));
+
+/** A shard asked for all `count` nearest, searched as wide as one graph is (SEARCH_BREADTH, or `breadth` when wider). */
+const wholeSearch = (shard: GraphShard, query: Float32Array, count: number, breadth: number) => hitsOf(shard, query, count, Math.max(SEARCH_BREADTH, breadth));
 
 /** A shard's hits as graph hits, nearest first. */
 function hitsOf(shard: GraphShard, query: Float32Array, count: number, breadth: number): GraphHit[] {
