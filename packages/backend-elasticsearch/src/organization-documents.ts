@@ -37,17 +37,27 @@ export class OrganizationDocuments {
       const ids = records.map((r) => String(r.organization.id));
       // All or nothing: what the batch replaces is read first, to be put back should any write fail.
       const previous = await this.documents(ids);
-      const operations = records.flatMap((r) => [{ index: { _index: this.name.alias, _id: String(r.organization.id) } }, toDocument(r)]);
-      const response = await this.client.bulk({ operations, refresh: this.config.refresh });
+      const sent = await Promise.allSettled(partsById(records).map((part) => this.bulkIndex(part)));
       this.index.forgetModel();
-      if (!response.errors) return;
-      const failed = response.items.flatMap((item, i) =>
-        item.index?.error ? [{ id: records[i]?.organization.id, error: item.index.error, status: item.index.status }] : [],
-      );
-      const written = response.items.flatMap((item) => (item.index && !item.index.error ? [item.index] : []));
+      const results = sent.flatMap((s) => (s.status === "fulfilled" ? s.value : []));
+      const written = results.flatMap(({ item }) => (item && !item.error ? [item] : []));
+      const unsent = sent.find((s) => s.status === "rejected");
+      if (unsent) {
+        await this.putBack(written, previous);
+        throw unsent.reason;
+      }
+      const failed = results.flatMap(({ id, item }) => (item?.error ? [{ id, error: item.error, status: item.status }] : []));
+      if (failed.length === 0) return;
       await this.putBack(written, previous);
       throw refusedBatchError(failed, records.length);
     });
+  }
+
+  /** One bulk request indexing `records`: each record's id with its result. */
+  private async bulkIndex(records: OrganizationRecord[]): Promise<{ id: number; item: estypes.BulkResponseItem | undefined }[]> {
+    const operations = records.flatMap((r) => [{ index: { _index: this.name.alias, _id: String(r.organization.id) } }, toDocument(r)]);
+    const response = await this.client.bulk({ operations, refresh: this.config.refresh });
+    return records.map((r, i) => ({ id: r.organization.id, item: response.items[i]?.index }));
   }
 
   async get(id: number): Promise<Organization | null> {
@@ -122,6 +132,23 @@ export class OrganizationDocuments {
       });
     }
   }
+}
+
+/**
+ * A batch goes out as up to this many bulk requests at once. Elasticsearch indexes a bulk request
+ * to one shard on one write thread, building the vectors' HNSW graphs as it goes: one request at a
+ * time leaves the node's other cores idle.
+ */
+const PARALLEL_BULKS = 4;
+/** Records per bulk request at least: smaller requests cost more in overhead than they gain. */
+const MIN_BULK = 100;
+
+/** `records` split into the parts sent at once, by id: the writes of one id stay in one request, in their order. */
+function partsById(records: OrganizationRecord[]): OrganizationRecord[][] {
+  const count = Math.max(1, Math.min(PARALLEL_BULKS, Math.floor(records.length / MIN_BULK)));
+  const parts: OrganizationRecord[][] = Array.from({ length: count }, () => []);
+  for (const r of records) (parts[Math.abs(r.organization.id) % count] as OrganizationRecord[]).push(r);
+  return parts.filter((part) => part.length > 0);
 }
 
 /** The error for a batch Elasticsearch refused in part (and that was undone). */

@@ -69,9 +69,10 @@ export class OrganizationSearch {
   /**
    * The cosines of `ids` with `vector`: Elasticsearch's own float32 cosines from a kNN search
    * restricted to those ids (exact over so few), so no float vector crosses the wire; from the
-   * vectors in `_source` only where Elasticsearch's scores are quantized (see floatScores).
+   * vectors in `_source` only where Elasticsearch's scores are quantized (see floatScores). Where
+   * they are not, rank()'s scores are these same cosines: the `ranked` ones are taken as they are.
    */
-  async similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
+  async similarities(vector: Float32Array, kind: VectorKind, ids: number[], ranked?: ReadonlyMap<number, number>): Promise<Map<number, number>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     const field = VECTOR_FIELD[kind];
@@ -80,8 +81,12 @@ export class OrganizationSearch {
       if (!info) return new Map();
       assertQueryDimension(vector.length, info.dimension);
       if (!this.floatScores(info.type)) return this.similaritiesFromSource(vector, field, unique);
-      const response = await this.client.search({ index: this.name.alias, ...knnOfIds(vector, field, unique, info.type, this.config.oversample) });
-      return new Map(response.hits.hits.map((hit) => [Number(hit._id), cosineOfScore(hit._score)]));
+      const known = new Map(unique.flatMap((id) => (ranked?.has(id) ? [[id, ranked.get(id) as number] as const] : [])));
+      const unknown = unique.filter((id) => !known.has(id));
+      if (unknown.length === 0) return known;
+      const response = await this.client.search({ index: this.name.alias, ...knnOfIds(vector, field, unknown, info.type, this.config.oversample) });
+      for (const hit of response.hits.hits) known.set(Number(hit._id), cosineOfScore(hit._score));
+      return known;
     });
   }
 

@@ -112,8 +112,8 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
     return this.terms.termStatistics(terms, kind);
   }
 
-  similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
-    return this.searches.similarities(vector, kind, ids);
+  similarities(vector: Float32Array, kind: VectorKind, ids: number[], ranked?: ReadonlyMap<number, number>): Promise<Map<number, number>> {
+    return this.searches.similarities(vector, kind, ids, ranked);
   }
 
   customerBaseFigures(vector: Float32Array, ids: number[]): Promise<Map<number, CustomerBaseFigures>> {

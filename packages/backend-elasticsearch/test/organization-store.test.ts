@@ -152,6 +152,30 @@ describe("elasticsearch: the index, its mapping and kNN", () => {
     expect(hits.map((h) => h.organization.name).sort()).toEqual(before.map((o) => o.name).sort());
   });
 
+  it("a big batch goes out as several bulk requests at once, still all or nothing, the last write of an id winning", async () => {
+    backend = await indices.open();
+    const store = backend.organizations;
+    const records = randomRecords(600, DIM, 33);
+    await store.upsert(records, MODEL);
+    const renamed = (r: OrganizationRecord, name: string) => ({ ...r, organization: { ...r.organization, name } });
+    // One document Lucene refuses (see above) among 600 sent in parallel parts: the other parts' writes are undone.
+    const immense = (r: OrganizationRecord) => ({
+      ...r,
+      organization: {
+        ...r.organization,
+        location: { headquarters: { ...r.organization.location.headquarters, subdivision_code: "X".repeat(40_000) } as never, offices: [] },
+      },
+    });
+    const refused = records.map((r, i) => (i === 6 ? immense(r) : renamed(r, `Renamed ${i}`)));
+    await expect(store.upsert(refused, MODEL)).rejects.toMatchObject({ code: "INTERNAL", details: { failed_ids: [7] } });
+    expect((await store.getMany(records.map((r) => r.organization.id))).map((o) => o.name)).toEqual(records.map((r) => r.organization.name));
+    // An id written twice in one batch keeps its last write.
+    const twice = [renamed(records[4] as OrganizationRecord, "First"), ...records.slice(100, 500), renamed(records[4] as OrganizationRecord, "Second")];
+    await store.upsert(twice, MODEL);
+    expect((await store.get(5))?.name).toBe("Second");
+    expect(await store.count()).toBe(600);
+  });
+
   it("a kNN on customer_vector without any filter of ours skips the documents that lack the field", async () => {
     backend = await indices.open();
     const records: OrganizationRecord[] = randomRecords(600, DIM, 42);

@@ -137,8 +137,12 @@ export interface OrganizationStore {
   searchText(query: TextQuery): Promise<number[]>;
   /** How many `kind` texts hold each of `terms` (live documents), and how many `kind` texts there are: for choosing a text's distinctive terms. */
   termStatistics(terms: readonly string[], kind: VectorKind): Promise<TermStatistics>;
-  /** Cosine similarity of `vector` and the `kind` vector of each of `ids` that has one (as search() scores it). */
-  similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>>;
+  /**
+   * Cosine similarity of `vector` and the `kind` vector of each of `ids` that has one (as search()
+   * scores it). `ranked`: the scores rank() gave some of them for this vector and kind; a store
+   * whose rank() scores are these cosines may take them instead of scoring those ids again.
+   */
+  similarities(vector: Float32Array, kind: VectorKind, ids: number[], ranked?: ReadonlyMap<number, number>): Promise<Map<number, number>>;
   /**
    * For each of `ids` that exists: its two cosines with `vector` and whether its customer text is
    * stated; one call, so customer-base search reads no documents and (Elasticsearch) makes one request.

@@ -15,14 +15,21 @@ import { customerBaseRanking } from "./customer-base-ranking";
  */
 export const FUSION_DEPTH = 100;
 
-/** What a search ranks: the query vector, the query words, which vectors and texts to compare. */
+/**
+ * What a search ranks: the query vector, the query words, which vectors and texts to compare. The
+ * vector and the words may still be on their way (the query being embedded, its distinctive terms
+ * being chosen): each ranking starts as soon as its own half is known.
+ */
 export interface RankingQuery {
-  vector: Float32Array;
-  text: string;
+  vector: Promise<Float32Array>;
+  text: Promise<string>;
   kind: VectorKind;
   filter: OrganizationFilter;
   minScore?: number;
 }
+
+/** A RankingQuery whose vector and words are known. */
+type KnownQuery = Omit<RankingQuery, "vector" | "text"> & { vector: Float32Array; text: string };
 
 /** A ranked id with its relevance and its place in each ranking. */
 export interface PlacedId {
@@ -39,10 +46,10 @@ export class HybridRanking {
   async page(query: RankingQuery, offset: number, size: number): Promise<(ScoredOrganization & Omit<PlacedId, "id">)[]> {
     const minScore = query.minScore ?? Number.NEGATIVE_INFINITY;
     for (let attempt = 1; ; attempt++) {
-      const placed = await this.ids(query, offset, size);
+      const { known, placed, ranked } = await this.ids(query, offset, size);
       const ids = placed.map((p) => p.id);
-      // Exact scores and documents for the page only.
-      const [scores, documents] = await Promise.all([this.store.similarities(query.vector, query.kind, ids), this.store.getMany(ids)]);
+      // Exact scores and documents for the page only (the store may take the vector ranking's scores for its ids).
+      const [scores, documents] = await Promise.all([this.store.similarities(known.vector, query.kind, ids, ranked), this.store.getMany(ids)]);
       // A document gone since the ranking (deleted meanwhile, or unreadable and from now on left out of
       // rankings) would shorten the page and end paging early: rank again.
       if (documents.length < ids.length && attempt < 3) continue;
@@ -65,25 +72,36 @@ export class HybridRanking {
    * customer vector, and continues past the fused places with the customer-vector ranking
    * (customerContinuation).
    */
-  private async ids(query: RankingQuery, offset: number, size: number): Promise<PlacedId[]> {
-    const customers = query.kind === "customer";
-    const [vectorIds, wordIds] = await Promise.all([
-      customers
-        ? customerBaseRanking(this.store, query, FUSION_DEPTH)
-        : this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH }).then((hits) => hits.map((h) => h.id)),
+  private async ids(query: RankingQuery, offset: number, size: number): Promise<{ known: KnownQuery; placed: PlacedId[]; ranked: Map<number, number> }> {
+    const [known, { ids: vectorIds, scores: ranked }, wordIds] = await Promise.all([
+      Promise.all([query.vector, query.text]).then(([vector, text]): KnownQuery => ({ ...query, vector, text })),
+      query.vector.then((vector) => this.vectorRanking({ ...query, vector })),
       // Customer-base search matches the query's words against whole profiles: the extracted customer sentences are too few words.
-      this.store.searchText({ text: query.text, kind: customers ? "profile" : query.kind, filter: query.filter, size: FUSION_DEPTH }),
+      query.text.then((text) =>
+        this.store.searchText({ text, kind: query.kind === "customer" ? "profile" : query.kind, filter: query.filter, size: FUSION_DEPTH }),
+      ),
     ]);
-    const words = await this.wordsAboveFloor(query, wordIds, new Set(vectorIds));
+    const words = await this.wordsAboveFloor(known, wordIds, new Set(vectorIds));
     const fused = withPlaces(fusedRelevance([vectorIds, words]).slice(0, FUSION_DEPTH), vectorIds, words);
+    return { known, placed: await this.pastFused(known, fused, vectorIds.length, offset, size), ranked };
+  }
 
+  /** The ids of the vector side of the fusion, FUSION_DEPTH deep, with rank()'s scores (none for customer-base search). */
+  private async vectorRanking(query: Omit<KnownQuery, "text">): Promise<{ ids: number[]; scores: Map<number, number> }> {
+    if (query.kind === "customer") return { ids: await customerBaseRanking(this.store, query, FUSION_DEPTH), scores: new Map() };
+    const hits = await this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH });
+    return { ids: hits.map((h) => h.id), scores: new Map(hits.map((h) => [h.id, h.score])) };
+  }
+
+  /** Places offset..offset+size: the fused places, continued past them (see ids) when the page reaches beyond. */
+  private async pastFused(query: KnownQuery, fused: PlacedId[], vectorRanked: number, offset: number, size: number): Promise<PlacedId[]> {
     if (offset + size <= fused.length) return fused.slice(offset, offset + size);
     const placed = new Set(fused.map((f) => f.id));
-    if (customers) {
+    if (query.kind === "customer") {
       const continued = fused.length === FUSION_DEPTH ? await this.customerContinuation(query, placed, offset + size) : [];
       return [...fused, ...continued].slice(offset, offset + size);
     }
-    if (vectorIds.length < FUSION_DEPTH) return fused.slice(offset, offset + size);
+    if (vectorRanked < FUSION_DEPTH) return fused.slice(offset, offset + size);
     // Past the fused places: the vector ranking continues, less what the fusion already placed.
     const deeper = await this.store.rank({ ...query, offset: 0, size: offset + size + fused.length });
     const continued = deeper.flatMap((hit, i) => {
@@ -98,7 +116,7 @@ export class HybridRanking {
    * The word matches that may be results: outside the vector ranking, one needs a vector of the
    * query's kind (customer-base search: a customer vector) and, with a floor, a cosine at or above it.
    */
-  private async wordsAboveFloor(query: RankingQuery, wordIds: number[], ranked: Set<number>): Promise<number[]> {
+  private async wordsAboveFloor(query: KnownQuery, wordIds: number[], ranked: Set<number>): Promise<number[]> {
     if (query.minScore === undefined && query.kind !== "customer") return wordIds;
     const floor = query.minScore ?? Number.NEGATIVE_INFINITY;
     const wordsOnly = await this.store.similarities(
@@ -118,7 +136,7 @@ export class HybridRanking {
    * every fused place (each scores at least 1 / (k + FUSION_DEPTH)), and falling: scores keep
    * descending across the seam and every page comes from one fixed ranking.
    */
-  private async customerContinuation(query: RankingQuery, placed: Set<number>, upTo: number): Promise<PlacedId[]> {
+  private async customerContinuation(query: KnownQuery, placed: Set<number>, upTo: number): Promise<PlacedId[]> {
     const deeper = await this.store.rank({ ...query, offset: 0, size: upTo + placed.size });
     return deeper
       .filter((hit) => !placed.has(hit.id))

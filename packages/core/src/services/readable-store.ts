@@ -113,8 +113,8 @@ export class ReadableOrganizationStore implements OrganizationStore {
   termStatistics(terms: readonly string[], kind: VectorKind): Promise<TermStatistics> {
     return this.store.termStatistics(terms, kind);
   }
-  similarities(vector: Float32Array, kind: VectorKind, ids: number[]): Promise<Map<number, number>> {
-    return this.store.similarities(vector, kind, ids);
+  similarities(vector: Float32Array, kind: VectorKind, ids: number[], ranked?: ReadonlyMap<number, number>): Promise<Map<number, number>> {
+    return this.store.similarities(vector, kind, ids, ranked);
   }
   customerBaseFigures(vector: Float32Array, ids: number[]): Promise<Map<number, CustomerBaseFigures>> {
     return this.store.customerBaseFigures(vector, ids);

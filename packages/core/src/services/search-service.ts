@@ -53,9 +53,10 @@ interface SearchRun {
   mode: SearchMode;
   /** The organization id, the text or the seeds asked about: with the mode and the filters, it fingerprints the cursors. */
   query: unknown;
-  vector: Float32Array;
-  /** The query's words, for the word ranking of hybrid search. */
-  text: string;
+  /** Pending while the query is embedded (see RankingQuery). */
+  vector: Promise<Float32Array>;
+  /** The query's words, for the word ranking of hybrid search; pending while its distinctive terms are chosen. */
+  text: Promise<string>;
   kind: VectorKind;
   input: SearchFilterInput;
   caller: SearchCaller | undefined;
@@ -94,13 +95,13 @@ export class SearchService {
     // The organization itself is never among its own results.
     const withSelfExcluded = { ...filters, exclude_ids: [...(filters.exclude_ids ?? []), organization_id] };
     // Its words: the most distinctive terms of the text its profile vector embeds (MoreLikeThis), for hybrid ranking only.
-    const text = input.ranking === "vector" ? "" : await this.distinctiveText(lexicalTextsOf(organization).profile ?? organization.name);
+    const text = input.ranking === "vector" ? "" : this.distinctiveText(lexicalTextsOf(organization).profile ?? organization.name);
     return this.run({
       started,
       mode: "organization",
       query: organization_id,
-      vector,
-      text,
+      vector: Promise.resolve(vector),
+      text: awaitedLater(text),
       kind: "profile",
       input: withSelfExcluded,
       caller,
@@ -116,13 +117,13 @@ export class SearchService {
     const seeds = await seedQuery(this.store, (texts) => this.embedder.embed(texts, "query"), like, unlike);
     // The seed organizations themselves are never among the results.
     const withSeedsExcluded = { ...filters, exclude_ids: [...(filters.exclude_ids ?? []), ...seeds.seedIds] };
-    const text = input.ranking === "vector" ? "" : await this.distinctiveText(seeds.likeText);
+    const text = input.ranking === "vector" ? "" : this.distinctiveText(seeds.likeText);
     const response = await this.run({
       started,
       mode: "seeds",
       query: { like, unlike },
-      vector: seeds.vector,
-      text,
+      vector: Promise.resolve(seeds.vector),
+      text: awaitedLater(text),
       kind: "profile",
       input: withSeedsExcluded,
       caller,
@@ -134,20 +135,30 @@ export class SearchService {
   async similarToDescription(input: SimilarToDescriptionInput, caller?: SearchCaller): Promise<SearchResponse> {
     const started = performance.now();
     const { description, ...filters } = input;
-    const vector = await this.embedQuery(description);
-    return this.run({ started, mode: "description", query: description, vector, text: description, kind: "profile", input: filters, caller, seeds: [] });
+    const vector = awaitedLater(this.embedQuery(description));
+    return this.run({
+      started,
+      mode: "description",
+      query: description,
+      vector,
+      text: Promise.resolve(description),
+      kind: "profile",
+      input: filters,
+      caller,
+      seeds: [],
+    });
   }
 
   async similarCustomers(input: SimilarCustomersInput, caller?: SearchCaller): Promise<SearchResponse> {
     const started = performance.now();
     const { organization_customer, ...filters } = input;
-    const vector = await this.embedQuery(organization_customer);
+    const vector = awaitedLater(this.embedQuery(organization_customer));
     return this.run({
       started,
       mode: "customers",
       query: organization_customer,
       vector,
-      text: organization_customer,
+      text: Promise.resolve(organization_customer),
       kind: "customer",
       input: filters,
       caller,
@@ -195,7 +206,7 @@ export class SearchService {
     // One extra hit tells whether another page exists.
     const hits =
       input.ranking === "vector"
-        ? (await this.store.search({ ...ranking, offset, size: size + 1 })).map((hit, i) => ({
+        ? (await this.store.search({ ...ranking, vector: await vector, offset, size: size + 1 })).map((hit, i) => ({
             ...hit,
             relevance: hit.score,
             places: { vector: { rank: offset + i + 1, share: round(hit.score) }, words: null },
@@ -204,7 +215,7 @@ export class SearchService {
     const page = hits.slice(0, size);
     const nextOffset = offset + page.length;
     const hasMore = hits.length > size && nextOffset < MAX_RESULTS_DEPTH;
-    const queryTerms = explain ? lexicalTerms(text) : [];
+    const queryTerms = explain ? lexicalTerms(await text) : [];
     return {
       data: page.map(({ organization, score, relevance, places }, i) => ({
         ...organization,
@@ -226,4 +237,15 @@ export class SearchService {
       },
     };
   }
+}
+
+/**
+ * `work` started now and awaited later, once the request's other checks have passed: a failure is
+ * thrown where it is awaited, and is not an unhandled rejection (which ends the process) when an
+ * earlier check throws first and nothing awaits it.
+ */
+function awaitedLater<T>(work: T | Promise<T>): Promise<T> {
+  const promise = Promise.resolve(work);
+  promise.catch(() => undefined);
+  return promise;
 }

@@ -101,6 +101,26 @@ export function describeCustomerSearchContract(options: OrganizationStoreContrac
       expect((await similarCustomers({ min_similarity: 0.75 })).map((o) => o.id)).toEqual([1, 2]);
       expect((await similarCustomers({ min_similarity: 0.75, ranking: "vector" })).map((o) => o.id)).toEqual([2, 1]);
     });
+    it("refuses a bad cursor while the query is being embedded; an embedding failing meanwhile is no unhandled rejection", async () => {
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on("unhandledRejection", onUnhandled);
+      try {
+        // The word ranking starts while the query is embedded (RankingQuery): here the embedding fails after the request did.
+        const crashing = new SearchService(opened.store, {
+          ...queryEmbedder,
+          embed: () => new Promise((_, reject) => setTimeout(() => reject(new Error("the model crashed")), 20)),
+        });
+        const ask = (input: Record<string, unknown>) => crashing.similarCustomers(SimilarCustomersInput.parse({ organization_customer: "clinics", ...input }));
+        await expect(ask({ cursor: "not-a-cursor" })).rejects.toThrow("invalid cursor");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(unhandled).toEqual([]);
+        // With nothing else wrong, the embedding's failure is the search's.
+        await expect(ask({})).rejects.toThrow("the model crashed");
+      } finally {
+        process.off("unhandledRejection", onUnhandled);
+      }
+    });
   });
 }
 
