@@ -416,7 +416,7 @@ function reusableData(dataDir: string, dataset: Dataset, scale: number, earlier:
 async function writeElasticsearch(node: EsNode, dataset: Dataset, model: VectorModel, scale: number, prefix: string) {
   await deleteIndices(node, prefix);
   log(
-    `elasticsearch: writing ${scale.toLocaleString("en")} organizations with their vectors given (OrganizationService.upsertMany, ${LOAD_BATCH} a call, one bulk each, one refresh at the end) ...`,
+    `elasticsearch: writing ${scale.toLocaleString("en")} organizations with their vectors given (OrganizationService.upsertMany, ${LOAD_BATCH} a call, up to 4 bulk requests at once each, one refresh at the end) ...`,
   );
   const load = await loadElasticsearch(node.url, prefix, dataset, scale, model, log);
   const settleSeconds = await settle(node, prefix, log);

@@ -206,7 +206,7 @@ export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown
     : "";
   return (
     `*With vectors given*: orgs/s through \`OrganizationService.upsertMany\` with vectors given (\`givenVectors\`${adapters.length ? `; ${service.join(", ")}` : ""}), ${path}, ${batch} organizations a call, the product's bulk limit, ` +
-    `as \`orgsim import\` writes (Elasticsearch: no refresh per bulk, one refresh at the end, timed with the writes; int8_hnsw). The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one store call; ` +
+    `as \`orgsim import\` writes (Elasticsearch: no refresh per bulk, one refresh at the end, timed with the writes; int8_hnsw; each call's batch as up to 4 bulk requests at once since commit e9aaef6, one bulk request in runs before it). The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one store call; ` +
     `the embedder is never called. The time is that of the upsertMany calls (generating the records and their vectors' number arrays is not counted).${earlier}`
   );
 }
