@@ -81,7 +81,11 @@ export class OrganizationSearch {
       if (!info) return new Map();
       assertQueryDimension(vector.length, info.dimension);
       if (!this.floatScores(info.type)) return this.similaritiesFromSource(vector, field, unique);
-      const known = new Map(unique.flatMap((id) => (ranked?.has(id) ? [[id, ranked.get(id) as number] as const] : [])));
+      const known = new Map<number, number>();
+      for (const id of unique) {
+        const score = ranked?.get(id);
+        if (score !== undefined) known.set(id, score);
+      }
       const unknown = unique.filter((id) => !known.has(id));
       if (unknown.length === 0) return known;
       const response = await this.client.search({ index: this.name.alias, ...knnOfIds(vector, field, unknown, info.type, this.config.oversample) });

@@ -60,7 +60,7 @@ export interface Config {
   workers: number;
 }
 
-/** `ORGSIM_WORKERS=auto` stops here: every embedded worker holds its own memory index (about 3.6 GiB per million organizations: two workers held 7,268 MiB after start in bench:perf at 1M). */
+/** `ORGSIM_WORKERS=auto` stops here: every embedded worker holds its own memory index (about 3.6 GiB per million organizations: two workers held 7,170 MiB after start in bench:perf at 1M). */
 export const MAX_AUTO_WORKERS = 4;
 
 /** The repository root (where pnpm-workspace.yaml is), for default data paths. */
