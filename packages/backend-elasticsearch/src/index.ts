@@ -10,6 +10,7 @@ import { ElasticsearchOrganizationStore } from "./organization-store";
 export { ElasticsearchApiKeyStore } from "./api-key-store";
 export { ElasticsearchCollectionStore, itemIdOf } from "./collection-store";
 export {
+  DEFAULT_HNSW,
   type ElasticsearchBackendOptions,
   indexNames,
   isQuantized,

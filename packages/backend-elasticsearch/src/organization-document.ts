@@ -16,7 +16,7 @@ import {
   type VectorKind,
   type VectorModel,
 } from "@orgsim/core";
-import type { VectorIndexType } from "./config";
+import { DEFAULT_HNSW, type HnswOptions, isGraph, type VectorIndexType } from "./config";
 
 export const VECTOR_FIELD: Record<VectorKind, "profile_vector" | "customer_vector"> = {
   profile: "profile_vector",
@@ -94,14 +94,19 @@ export const LOOKUP_FIELDS = { name_key: keyword, name_words: keyword, domain_ke
 /** The schema-4 field (derivedFieldsOf). */
 export const STATED_FIELD = { customer_stated: { type: "boolean" } } satisfies Record<string, estypes.MappingProperty>;
 
-export function organizationMappings(dimension: number, indexType: VectorIndexType, model: VectorModel | null): estypes.MappingTypeMapping {
+export function organizationMappings(
+  dimension: number,
+  indexType: VectorIndexType,
+  model: VectorModel | null,
+  hnsw: HnswOptions = DEFAULT_HNSW,
+): estypes.MappingTypeMapping {
   const vector: estypes.MappingDenseVectorProperty = {
     type: "dense_vector",
     dims: dimension,
     element_type: "float",
     similarity: "cosine",
     index: true,
-    index_options: { type: indexType },
+    index_options: isGraph(indexType) ? { type: indexType, m: hnsw.m, ef_construction: hnsw.efConstruction } : { type: indexType },
   };
   const meta: IndexMeta = { orgsim_schema: ORGSIM_SCHEMA, model_id: model?.modelId ?? null, dimension };
   return {

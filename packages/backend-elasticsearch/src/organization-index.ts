@@ -171,7 +171,7 @@ export class OrganizationIndex {
   private indexSpec(dimension: number, model: VectorModel | null) {
     return {
       settings: { number_of_shards: this.config.shards, number_of_replicas: this.config.replicas, ...WORD_SETTINGS },
-      mappings: organizationMappings(dimension, this.config.quantization, model),
+      mappings: organizationMappings(dimension, this.config.quantization, model, this.config.hnsw),
     };
   }
 

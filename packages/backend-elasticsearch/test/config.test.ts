@@ -15,4 +15,12 @@ describe("Elasticsearch configuration", () => {
     expect(() => resolveConfig({ url: "http://127.0.0.1:9200,127.0.0.1:9201" })).toThrow('Elasticsearch url is not a URL: "127.0.0.1:9201"');
     expect(() => resolveConfig({ url: "http://127.0.0.1:9200,ftp://127.0.0.1:9201" })).toThrow("Elasticsearch url must be http(s): ftp://127.0.0.1:9201");
   });
+
+  it("builds graphs with m 32 and ef_construction 200 unless told otherwise, within Lucene's bounds", () => {
+    const url = "http://127.0.0.1:9200";
+    expect(resolveConfig({ url }).hnsw).toEqual({ m: 32, efConstruction: 200 });
+    expect(resolveConfig({ url, hnswM: 16, hnswEfConstruction: 100 }).hnsw).toEqual({ m: 16, efConstruction: 100 });
+    expect(() => resolveConfig({ url, hnswM: 513 })).toThrow("hnswM must be an integer in 1..512: 513");
+    expect(() => resolveConfig({ url, hnswEfConstruction: 0 })).toThrow("hnswEfConstruction must be an integer in 1..3200: 0");
+  });
 });

@@ -2,7 +2,7 @@ import type { OrganizationRecord } from "@orgsim/core";
 import { expected, randomRecords, rng, unitVector } from "@orgsim/testing";
 import { describeOrganizationStoreContract } from "@orgsim/testing/contracts";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { ElasticsearchBackend } from "../src/index";
+import type { ElasticsearchBackend, ElasticsearchBackendOptions } from "../src/index";
 import { prefixes, rawClient, url } from "./helpers";
 
 const DIM = 16;
@@ -57,7 +57,7 @@ describe("elasticsearch: the index, its mapping and kNN", () => {
       dims: DIM,
       similarity: "cosine",
       index: true,
-      index_options: { type: "int8_hnsw" },
+      index_options: { type: "int8_hnsw", m: 32, ef_construction: 200 },
     });
     expect(mapping?.properties?.customer_vector).toMatchObject({ type: "dense_vector", dims: DIM, similarity: "cosine" });
     for (const field of ["hq_country", "hq_subdivision", "location_countries", "location_subdivisions", "employee_range", "categories", "last_round_stage"]) {
@@ -66,6 +66,27 @@ describe("elasticsearch: the index, its mapping and kNN", () => {
     expect(mapping?.properties?.doc).toEqual({ type: "object", enabled: false });
     const settings = await client.indices.getSettings({ index: alias });
     expect(settings[`${alias}-v1`]?.settings?.index?.number_of_replicas).toBe("0");
+    await client.close();
+  });
+
+  it("builds its graphs as configured, and gives flat (brute-force) fields no graph options", async () => {
+    const client = rawClient();
+    // Opens a backend (the test's last one stays open for afterEach to close) and reads its two vector fields' index_options.
+    const vectorOptions = async (options: Partial<ElasticsearchBackendOptions>) => {
+      const prefix = indices.next();
+      backend = await indices.open({ ...options, dimension: DIM }, prefix);
+      const alias = `${prefix}-organizations`;
+      const mapping = (await client.indices.getMapping({ index: alias }))[`${alias}-v1`]?.mappings;
+      return [mapping?.properties?.profile_vector, mapping?.properties?.customer_vector].map((field) => (field as { index_options?: unknown }).index_options);
+    };
+    expect(await vectorOptions({ quantization: "hnsw", hnswM: 24, hnswEfConstruction: 64 })).toEqual([
+      { type: "hnsw", m: 24, ef_construction: 64 },
+      { type: "hnsw", m: 24, ef_construction: 64 },
+    ]);
+    await backend.close();
+    const flat = await vectorOptions({ quantization: "int8_flat" });
+    expect(flat).toEqual([expect.objectContaining({ type: "int8_flat" }), expect.objectContaining({ type: "int8_flat" })]);
+    expect(flat.flatMap((options) => Object.keys(options as object)).filter((key) => key === "m" || key === "ef_construction")).toEqual([]);
     await client.close();
   });
 

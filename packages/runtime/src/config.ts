@@ -2,18 +2,18 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { type ElasticsearchBackendOptions, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
+import { DEFAULT_HNSW, type ElasticsearchBackendOptions, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
 
 export type BackendName = "embedded" | "elasticsearch";
 
 /**
  * The backend's options an operator sets: ELASTICSEARCH_URL, ELASTICSEARCH_API_KEY (or _USERNAME and
- * _PASSWORD), ORGSIM_ES_INDEX_PREFIX, ORGSIM_ES_VECTOR_INDEX (quantization), ORGSIM_ES_TYPE_CLAIM_MS,
- * ORGSIM_ES_SHARDS, ORGSIM_ES_REPLICAS.
+ * _PASSWORD), ORGSIM_ES_INDEX_PREFIX, ORGSIM_ES_VECTOR_INDEX (quantization), ORGSIM_ES_HNSW_M and
+ * ORGSIM_ES_HNSW_EF_CONSTRUCTION (its graphs), ORGSIM_ES_TYPE_CLAIM_MS, ORGSIM_ES_SHARDS, ORGSIM_ES_REPLICAS.
  */
 export type ElasticsearchConfig = Pick<
   ElasticsearchBackendOptions,
-  "url" | "apiKey" | "username" | "password" | "indexPrefix" | "quantization" | "typeClaimMs" | "shards" | "replicas"
+  "url" | "apiKey" | "username" | "password" | "indexPrefix" | "quantization" | "hnswM" | "hnswEfConstruction" | "typeClaimMs" | "shards" | "replicas"
 >;
 
 /** The embedded backend's vector index: ORGSIM_VECTOR_INDEX (hnsw or exact), ORGSIM_EXACT_BELOW. */
@@ -148,6 +148,9 @@ export function loadConfig(env = process.env): Config {
             password: optional(env.ELASTICSEARCH_PASSWORD),
             indexPrefix: optional(env.ORGSIM_ES_INDEX_PREFIX),
             quantization: vectorIndexFrom(env.ORGSIM_ES_VECTOR_INDEX),
+            // Lucene's bounds; the defaults are the backend's (see ElasticsearchBackendOptions).
+            hnswM: intFromEnv("ORGSIM_ES_HNSW_M", DEFAULT_HNSW.m, 1, 512, env),
+            hnswEfConstruction: intFromEnv("ORGSIM_ES_HNSW_EF_CONSTRUCTION", DEFAULT_HNSW.efConstruction, 1, 3200, env),
             typeClaimMs: intFromEnv("ORGSIM_ES_TYPE_CLAIM_MS", 30_000, 100, 3_600_000, env),
             // Elasticsearch's own bounds: at most 1,024 shards an index by default.
             shards: intFromEnv("ORGSIM_ES_SHARDS", 1, 1, 1024, env),

@@ -22,6 +22,12 @@ describe("loadConfig", () => {
     expect(loadConfig(elasticsearch).elasticsearch).toMatchObject({ shards: 1, replicas: 0 });
     expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_SHARDS: "0" })).toThrow(/^ORGSIM_ES_SHARDS must be an integer from 1 to 1024; got "0"$/);
     expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_REPLICAS: "one" })).toThrow(/^ORGSIM_ES_REPLICAS must be an integer/);
+    expect(loadConfig({ ...elasticsearch, ORGSIM_ES_HNSW_M: "16", ORGSIM_ES_HNSW_EF_CONSTRUCTION: "100" }).elasticsearch).toMatchObject({
+      hnswM: 16,
+      hnswEfConstruction: 100,
+    });
+    expect(loadConfig(elasticsearch).elasticsearch).toMatchObject({ hnswM: 32, hnswEfConstruction: 200 });
+    expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_HNSW_M: "600" })).toThrow(/^ORGSIM_ES_HNSW_M must be an integer from 1 to 512; got "600"$/);
   });
 
   it("reads the embedded vector index settings, refusing unknown ones by name", () => {
