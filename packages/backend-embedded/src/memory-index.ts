@@ -9,7 +9,6 @@
  */
 import {
   type CustomerBaseFigures,
-  dot,
   EMPLOYEE_RANGES,
   FUNDING_STAGES,
   lexicalTerms,
@@ -23,6 +22,7 @@ import { CodeLists } from "./code-lists";
 import { FilterCache, FilteredRows } from "./filtered-rows";
 import { LexicalIndex, type LexicalSnapshot } from "./lexical-index";
 import { RowVectors } from "./row-vectors";
+import { dotAt } from "./simd-dot";
 import type { SnapshotArray } from "./snapshot-file";
 import { TopK } from "./top-k";
 import type { VectorGraphs } from "./vector-graphs";
@@ -408,8 +408,8 @@ export class MemoryIndex {
   }
 
   /**
-   * The hits ranked offset..offset+size by exact cosine (dot product of unit vectors, summed in
-   * float64) desc, id asc, at or above minScore, among the rows passing the filter (`filtered`, all
+   * The hits ranked offset..offset+size by exact cosine (dot product of unit vectors, simd-dot.ts)
+   * desc, id asc, at or above minScore, among the rows passing the filter (`filtered`, all
    * when null) less `excludedIds`. Which rows are scored is the planner's choice (candidate-plan.ts).
    */
   rank(query: Float32Array, kind: VectorKind, filtered: FilteredRows | null, options: RankOptions): Hit[] {
@@ -432,14 +432,13 @@ export class MemoryIndex {
     const vectors = this.vectors[kind];
     const matrix = vectors.matrix;
     const minScore = options.minScore ?? Number.NEGATIVE_INFINITY;
-    const q = Float64Array.from(query);
     const heap = new TopK(k, this.ids);
     const count = rows ? rows.length : this.n;
     for (let c = 0; c < count; c++) {
       const row = rows ? (rows[c] as number) : c;
       const at = vectors.offsetOf(row);
       if (at < 0 || (excluded.size > 0 && excluded.has(this.ids[row] as number))) continue;
-      const score = dot(q, matrix, at, d);
+      const score = dotAt(query, matrix, at, d);
       if (score >= minScore) heap.offer(row, score);
     }
     return heap
@@ -473,13 +472,12 @@ export class MemoryIndex {
   /** Exact cosine of `query` against the `kind` vector of each of `ids` that has one. */
   similarities(query: Float32Array, kind: VectorKind, ids: readonly number[]): Map<number, number> {
     const d = this.dimension;
-    const q = Float64Array.from(query);
     const vectors = this.vectors[kind];
     const out = new Map<number, number>();
     for (const id of ids) {
       const row = this.rowById.get(id);
       const at = row === undefined ? -1 : vectors.offsetOf(row);
-      if (at >= 0) out.set(id, dot(q, vectors.matrix, at, d));
+      if (at >= 0) out.set(id, dotAt(query, vectors.matrix, at, d));
     }
     return out;
   }
@@ -487,7 +485,6 @@ export class MemoryIndex {
   /** Both exact cosines of `query` and the stated-customers flag of each of `ids` that exists (similarities' cosines). */
   customerBaseFigures(query: Float32Array, ids: readonly number[]): Map<number, CustomerBaseFigures> {
     const d = this.dimension;
-    const q = Float64Array.from(query);
     const out = new Map<number, CustomerBaseFigures>();
     for (const id of ids) {
       const row = this.rowById.get(id);
@@ -495,8 +492,8 @@ export class MemoryIndex {
       const { profile, customer } = this.vectors;
       const atCustomer = customer.offsetOf(row);
       out.set(id, {
-        customer: atCustomer >= 0 ? dot(q, customer.matrix, atCustomer, d) : null,
-        profile: dot(q, profile.matrix, profile.offsetOf(row), d),
+        customer: atCustomer >= 0 ? dotAt(query, customer.matrix, atCustomer, d) : null,
+        profile: dotAt(query, profile.matrix, profile.offsetOf(row), d),
         customerStated: this.customerStated[row] === 1,
       });
     }
