@@ -206,7 +206,7 @@ export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown
     : "";
   return (
     `*With vectors given*: orgs/s through \`OrganizationService.upsertMany\` with vectors given (\`givenVectors\`${adapters.length ? `; ${service.join(", ")}` : ""}), ${path}, ${batch} organizations a call, the product's bulk limit, ` +
-    `as \`orgsim import\` writes (Elasticsearch: no refresh per bulk, one refresh at the end, timed with the writes; int8_hnsw; each call's batch as up to 4 bulk requests at once since commit e9aaef6, one bulk request in runs before it). The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one store call; ` +
+    `as \`orgsim import\` writes (Elasticsearch: no refresh per bulk, one refresh at the end, timed with the writes; int8_hnsw, its graphs built with m 32 and ef_construction 200 since commit 3076e10, Lucene's 16 and 100 in runs before it; each call's batch as up to 4 bulk requests at once since commit e9aaef6, one bulk request in runs before it). The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one store call; ` +
     `the embedder is never called. The time is that of the upsertMany calls (generating the records and their vectors' number arrays is not counted).${earlier}`
   );
 }
@@ -361,7 +361,7 @@ function recallSection({ scales }: ReportContext): string[] {
     "",
     ...(embeddedColumns.length ? recallRows(embeddedColumns) : ["No scale measured yet."]),
     "",
-    "**Elasticsearch** runs with the server's defaults (`int8_hnsw`, `num_candidates` 500 per segment, re-scoring with the float vectors). " +
+    "**Elasticsearch** runs with the server's defaults (`int8_hnsw`, `num_candidates` 500 per segment, re-scoring with the float vectors; graphs built with `m` 32 and `ef_construction` 200 since commit 3076e10, Lucene's 16 and 100 in runs before it: each scale's heading gives its run's commit). " +
       'Each scale is measured as loaded (the segments the import left, each searched with its own graph) and, where a column says "1 segment", again after a force merge into one segment ' +
       "(one graph per vector field: what a long-lived index tends towards, and the hardest case for recall).",
     "",
