@@ -1,5 +1,5 @@
 import { rng, unitVector } from "@orgsim/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { candidateRows, type PlanInput } from "../src/candidate-plan";
 import { FilteredRows } from "../src/filtered-rows";
 import { VectorGraphs } from "../src/vector-graphs";
@@ -52,3 +52,27 @@ describe("the candidate plan weighs a graph search by the breadth its shards are
     expect(candidateRows(plan(graphs, query, passing))).toBe(passing.rows);
   });
 });
+
+describe("the candidate plan asks the graph again when the filter passes too few of the query's neighbours", () => {
+  it("asks for as many more as the rate that passed predicts, not a fixed multiple", () => {
+    const { graphs, vectors } = graphsOf(N);
+    const query = vectors[3] as Float32Array;
+    // Half of all rows pass, but only every sixth of the query's 300 nearest.
+    const byDistance = [...vectors.keys()].sort((a, b) => closeness(query, vectors[b]) - closeness(query, vectors[a]));
+    const passes = byDistance.filter((_, i) => (i < 300 ? i % 6 === 0 : i % 2 === 0) || i >= 1_800);
+    const filtered = new FilteredRows(Int32Array.from(passes.sort((a, b) => a - b)), N);
+    expect(filtered.length).toBe(1_000);
+    const search = vi.spyOn(graphs.graph("profile"), "search");
+    const k = 30;
+    const rows = candidateRows({ ...plan(graphs, query, filtered), k, exactBelow: 0 });
+    const counts = search.mock.calls.map((call) => call[1]);
+    expect(counts[0]).toBe(140); // (k 30 + 40) x 2,000 rows / 1,000 passing
+    const passedFirst = ((search.mock.results[0]?.value ?? []) as { id: number }[]).filter((hit) => filtered.bitmap[hit.id]).length;
+    expect(passedFirst).toBeLessThan(k);
+    expect(counts[1]).toBe(Math.max(280, Math.ceil((140 * (k + 40)) / passedFirst)));
+    expect(counts[1]).toBeLessThan(4 * 140);
+    expect(rows?.length).toBeGreaterThanOrEqual(k);
+  });
+});
+
+const closeness = (a: Float32Array, b: Float32Array | undefined) => a.reduce((sum, x, i) => sum + x * (b?.[i] ?? 0), 0);
