@@ -4,9 +4,9 @@
  * Filters stay pre-filters, as in Lucene: when few rows pass them (or the store is small) every
  * passing row is scored, exactly; otherwise the graph proposes candidates, oversampled by the
  * inverse of the filter's selectivity, and those passing the filter are kept. If fewer than the
- * page needs pass, the graph is asked for more (as many as the rate that passed predicts), and past MAX_GRAPH_CANDIDATES (or the graph's size,
- * or what the graph can reach) the passing rows are scanned instead: a filtered query fills its
- * page whenever enough organizations match.
+ * page needs pass, the graph is asked for more (as many as the rate that passed predicts), and
+ * past MAX_GRAPH_CANDIDATES (or the graph's size, or what the graph can reach) the passing rows are
+ * scanned instead: a filtered query fills its page whenever enough organizations match.
  * Organizations written since the graph last caught up are always scanned exactly.
  */
 import type { VectorKind } from "@orgsim/core";
@@ -114,8 +114,8 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
  * How many candidates to ask for after `count` gave `passing` of the k rows needed. A filter often
  * passes fewer of a query's neighbours than of all rows (organizations like one in Europe are mostly
  * in Europe): at 1M, a filter on headquarters in the US or Canada (47 % of rows) passed 52-85 of the
- * 298 nearest for half of 200 organizations tried. The rate seen predicts the count (with the EXTRA_GRAPH_CANDIDATES margin), at
- * least twice the last; four times when nothing passed.
+ * 298 nearest for half of 200 organizations tried. The rate seen predicts the count (with the
+ * EXTRA_GRAPH_CANDIDATES margin), at least twice the last; four times when nothing passed.
  */
 function nextCount(count: number, passing: number, k: number): number {
   if (passing === 0) return 4 * count;
