@@ -19,6 +19,7 @@ export {
   VECTOR_INDEX_TYPES,
   type VectorIndexType,
 } from "./config";
+export { ID_ONLY } from "./id-hits";
 export { filterQuery, organizationMappings, toDocument } from "./organization-document";
 export { ElasticsearchOrganizationStore, MAX_CANDIDATES } from "./organization-store";
 

@@ -9,6 +9,7 @@ import type { Client, estypes } from "@elastic/elasticsearch";
 import { assertQueryDimension, type CustomerBaseFigures, OrgsimError } from "@orgsim/core";
 import type { IndexName, ResolvedConfig, VectorIndexType } from "./config";
 import { guarded, UNAVAILABLE_STATUSES } from "./errors";
+import { ID_ONLY, idOfHit } from "./id-hits";
 import { type OrganizationDocument, VECTOR_FIELD } from "./organization-document";
 import type { OrganizationIndex } from "./organization-index";
 import { cosineOfScore, hasFloatScores, knnOfIds } from "./organization-search";
@@ -42,15 +43,15 @@ export class OrganizationFigures {
     const search = (field: string) => knnOfIds(vector, field, ids, type, this.config.oversample);
     const searches: estypes.MsearchRequestItem[] = [
       {},
-      { ...search(VECTOR_FIELD.profile), docvalue_fields: ["customer_stated"] },
+      { ...search(VECTOR_FIELD.profile), docvalue_fields: [...ID_ONLY.docvalue_fields, "customer_stated"] },
       {},
       search(VECTOR_FIELD.customer),
     ];
     const [profile, customer] = (await this.client.msearch({ index: this.name.alias, searches })).responses.map(hitsOf);
-    const customerCosines = new Map(customer?.map((hit) => [Number(hit._id), cosineOfScore(hit._score)]));
+    const customerCosines = new Map(customer?.map((hit) => [idOfHit(hit), cosineOfScore(hit._score)]));
     return new Map(
       (profile ?? []).map((hit) => {
-        const id = Number(hit._id);
+        const id = idOfHit(hit);
         const stated = (hit.fields?.customer_stated as boolean[] | undefined)?.[0] === true;
         return [id, { customer: customerCosines.get(id) ?? null, profile: cosineOfScore(hit._score), customerStated: stated }];
       }),

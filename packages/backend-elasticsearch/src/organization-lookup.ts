@@ -6,6 +6,7 @@ import type { Client, estypes } from "@elastic/elasticsearch";
 import type { LookupQuery, LookupTiers } from "@orgsim/core";
 import type { IndexName, ResolvedConfig } from "./config";
 import { guarded } from "./errors";
+import { ID_ONLY, idOfHit } from "./id-hits";
 import type { OrganizationIndex } from "./organization-index";
 
 type Query = estypes.QueryDslQueryContainer;
@@ -49,12 +50,12 @@ export class OrganizationLookup {
   private async tiers(tiers: [filter: Query[], sort: estypes.Sort][], size: number): Promise<number[][]> {
     const searches = tiers.flatMap(([filter, sort]) => [
       {},
-      { query: { bool: { filter } }, sort, size, _source: false, track_total_hits: false },
+      { query: { bool: { filter } }, sort, size, ...ID_ONLY, track_total_hits: false },
     ]) as estypes.MsearchRequestItem[];
     const response = await this.client.msearch({ index: this.name.alias, searches });
     return response.responses.map((r) => {
       if ("error" in r) throw new Error(`lookup search failed: ${r.error.reason ?? r.error.type}`);
-      return r.hits.hits.map((hit) => Number(hit._id));
+      return r.hits.hits.map(idOfHit);
     });
   }
 }

@@ -18,6 +18,7 @@ import {
 } from "@orgsim/core";
 import { type IndexName, isQuantized, type ResolvedConfig, type VectorIndexType } from "./config";
 import { guarded } from "./errors";
+import { ID_ONLY, idOfHit } from "./id-hits";
 import { filterQuery, type OrganizationDocument, TEXT_FIELD, VECTOR_FIELD } from "./organization-document";
 import type { OrganizationIndex } from "./organization-index";
 import { MAX_CANDIDATES, pagePlan, type SearchPlan, widerPlan } from "./search-plan";
@@ -27,6 +28,9 @@ type KnnHit = estypes.SearchHit<Pick<OrganizationDocument, "doc" | "profile_vect
 type ScoredHit = { organization: Pick<Organization, "id">; score: number };
 
 export class OrganizationSearch {
+  /** The shards of each concrete index, as its searches report them. */
+  private readonly shards = new Map<string, number>();
+
   constructor(
     private readonly client: Client,
     private readonly config: ResolvedConfig,
@@ -54,15 +58,16 @@ export class OrganizationSearch {
       const response = await this.client.search({
         index: this.name.alias,
         // BM25 of the whole index, as the core defines it: each shard alone would score with its own
-        // term and length statistics. (On one shard Elasticsearch skips the extra round.)
-        search_type: "dfs_query_then_fetch",
+        // term and length statistics. One shard holds them all, and the extra round still costs.
+        search_type: this.shardsOf(info.index) > 1 ? "dfs_query_then_fetch" : "query_then_fetch",
         query: { bool: { must: [{ match: { [TEXT_FIELD[query.kind]]: { query: terms.join(" ") } } }], filter: [filterQuery(query.filter, query.kind)] } },
         sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
         size: query.size,
-        _source: false,
+        ...ID_ONLY,
         track_total_hits: false,
       });
-      return response.hits.hits.map((hit) => Number(hit._id));
+      this.shards.set(info.index, response._shards.total);
+      return response.hits.hits.map(idOfHit);
     });
   }
 
@@ -89,7 +94,7 @@ export class OrganizationSearch {
       const unknown = unique.filter((id) => !known.has(id));
       if (unknown.length === 0) return known;
       const response = await this.client.search({ index: this.name.alias, ...knnOfIds(vector, field, unknown, info.type, this.config.oversample) });
-      for (const hit of response.hits.hits) known.set(Number(hit._id), cosineOfScore(hit._score));
+      for (const hit of response.hits.hits) known.set(idOfHit(hit), cosineOfScore(hit._score));
       return known;
     });
   }
@@ -104,6 +109,11 @@ export class OrganizationSearch {
       if (Array.isArray(v)) out.set(Number(d._id), cosine(q, qNorm, v as number[]));
     }
     return out;
+  }
+
+  /** The shards of `index`: several until a search says otherwise. */
+  private shardsOf(index: string): number {
+    return this.shards.get(index) ?? 2;
   }
 
   /**
@@ -178,9 +188,9 @@ export function knnSearchBody(query: VectorQuery, plan: SearchPlan, documents: f
     sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
     from: plan.from,
     size: plan.size,
-    // Without documents, no _source at all: ES parses each hit's whole stored source to filter it.
-    // A vector in _source costs more than the search (measured at 100k: +5 ms p50 for 20 hits).
-    _source: documents ? { includes: documents.vectors ? ["doc", field] : ["doc"] } : false,
+    // Without documents, ids only (id-hits.ts). A vector in _source costs more than the search
+    // (measured at 100k: +5 ms p50 for 20 hits).
+    ...(documents ? { _source: { includes: documents.vectors ? ["doc", field] : ["doc"] } } : ID_ONLY),
     track_total_hits: false,
   } satisfies estypes.SearchRequest;
 }
@@ -203,7 +213,7 @@ export function knnOfIds(vector: Float32Array, field: string, ids: number[], typ
       ...(isQuantized(type) ? { rescore_vector: { oversample } } : {}),
     },
     size: ids.length,
-    _source: false,
+    ...ID_ONLY,
     track_total_hits: false,
   } satisfies estypes.SearchRequest;
 }
@@ -213,7 +223,7 @@ export const cosineOfScore = (score: number | null | undefined) => 2 * (score ??
 
 /** Elasticsearch's own cosines (re-scored with the float vectors when quantized), in its order: score desc, id asc. */
 function clusterScores(hits: KnnHit[], minScore: number): ScoredHit[] {
-  return hits.map((hit) => ({ organization: { id: Number(hit._id) }, score: cosineOfScore(hit._score) })).filter((h) => h.score >= minScore);
+  return hits.map((hit) => ({ organization: { id: idOfHit(hit) }, score: cosineOfScore(hit._score) })).filter((h) => h.score >= minScore);
 }
 
 /** The hits' organizations with Elasticsearch's own cosines (see floatScores). */

@@ -38,3 +38,17 @@ describe("elasticsearch: num_candidates of a page", () => {
     expect(knnSearchBody(query, wider, false).knn).toMatchObject({ k: 840, num_candidates: 3360 });
   });
 });
+
+describe("elasticsearch: what a page's hits carry", () => {
+  const plan = pagePlan(config, page(0, 10), "int8_hnsw");
+
+  it("a ranking's hits: ids from doc values, no stored field read (a stored field decompresses the whole _source)", () => {
+    expect(knnSearchBody(page(0, 10), plan, false)).toMatchObject({ _source: false, stored_fields: "_none_", docvalue_fields: ["id"] });
+  });
+
+  it("a page's hits: the organizations, and the vectors only where the scores must be computed here", () => {
+    expect(knnSearchBody(page(0, 10), plan, { vectors: false })).toMatchObject({ _source: { includes: ["doc"] } });
+    expect(knnSearchBody(page(0, 10), plan, { vectors: true })).toMatchObject({ _source: { includes: ["doc", "profile_vector"] } });
+    expect(knnSearchBody(page(0, 10), plan, { vectors: true })).not.toHaveProperty("stored_fields");
+  });
+});

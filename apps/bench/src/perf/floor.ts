@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase, VectorGraph } from "@orgsim/backend-embedded";
+import { ID_ONLY } from "@orgsim/backend-elasticsearch";
 import { summarize } from "./stats";
 
 export interface FloorResult {
@@ -36,7 +37,7 @@ function floorOf(times: number[]): FloorResult {
 /**
  * Elasticsearch's kNN `_search` as an expert would send it for "similar to this organization, top
  * 10" (the vector given, the organization itself excluded, the server's defaults: k 20, 500
- * candidates, int8 re-scoring with oversample 3, ties by id), ids only, over a kept-alive connection.
+ * candidates, int8 re-scoring with oversample 3, ties by id), ids only (from doc values), over a kept-alive connection.
  */
 export async function rawKnnSearch(esUrl: string, prefix: string, dataDir: string, ids: number[]): Promise<FloorResult> {
   const search = async ({ id, vector }: { id: number; vector: Float32Array }) => {
@@ -51,7 +52,8 @@ export async function rawKnnSearch(esUrl: string, prefix: string, dataDir: strin
       },
       sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
       size: 10,
-      _source: false,
+      // Ids only, from doc values as the server takes them (reading `_id` decompresses each hit's `_source`).
+      ...ID_ONLY,
       track_total_hits: false,
     };
     const response = await fetch(`${esUrl}/${prefix}-organizations/_search`, {
