@@ -31,13 +31,14 @@ function int4ToLong(i: number): number {
 }
 /** The document length BM25 sees for a field of `length` terms. */
 export function luceneLength(length: number): number {
-  if (length < LENGTHS.length) return LENGTHS[length] as number;
-  return NUM_FREE_VALUES + int4ToLong(longToInt4(length - NUM_FREE_VALUES));
+  return NORM_LENGTHS[normOf(length)] as number;
 }
-/** luceneLength of the common lengths, looked up instead of computed for every posting scored. */
-const LENGTHS = Float64Array.from({ length: 4096 }, (_, length) =>
-  length < NUM_FREE_VALUES ? length : NUM_FREE_VALUES + int4ToLong(longToInt4(length - NUM_FREE_VALUES)),
-);
+/** Lucene's one-byte norm of a length (SmallFloat.intToByte4): every length maps to one of 256. */
+function normOf(length: number): number {
+  return length < NUM_FREE_VALUES ? length : NUM_FREE_VALUES + longToInt4(length - NUM_FREE_VALUES);
+}
+/** The length each norm stands for (SmallFloat.byte4ToInt): luceneLength(length) is NORM_LENGTHS[normOf(length)]. */
+const NORM_LENGTHS = Float64Array.from({ length: 256 }, (_, norm) => (norm < NUM_FREE_VALUES ? norm : NUM_FREE_VALUES + int4ToLong(norm - NUM_FREE_VALUES)));
 
 /** A query term present in the index: its postings, its idf and the most it can add to a document's score. */
 interface QueryTerm {
@@ -45,6 +46,8 @@ interface QueryTerm {
   idf: number;
   /** The average document length BM25 normalizes by (the same for every term of a query). */
   avgLength: number;
+  /** BM25's length normalization k1 · (1 − b + b · length / avgLength) of each norm (as Lucene caches it per query). */
+  normalization: Float64Array;
   /** The most this term can add to any document's score. */
   bound: number;
   /** The most this term and the ones after it (rarer first) can add to a document: their bounds summed. */
@@ -74,6 +77,8 @@ export class LexicalIndex {
   /** Slot -> row (-1 once the slot is dead); row -> slot (-1 when the row has no text). */
   private slotRow = new Int32Array(1024);
   private slotLength = new Float64Array(1024);
+  /** Slot -> its length's one-byte norm: scoring a posting looks its normalization up by it. */
+  private slotNorm = new Uint8Array(1024);
   private rowSlot = new Int32Array(1024).fill(-1);
   private slots = 0;
   private live = 0;
@@ -82,6 +87,9 @@ export class LexicalIndex {
   private scores = new Float64Array(0);
   /** Scratch flags of lookUp's walk, all 0 between calls. */
   private marks = new Uint8Array(0);
+  /** Scratch list of the slots a search has scored (the first `touchedCount`). */
+  private touched = new Int32Array(0);
+  private touchedCount = 0;
 
   /** Documents indexed. */
   get size(): number {
@@ -114,6 +122,7 @@ export class LexicalIndex {
     }
     this.slotRow[slot] = row;
     this.slotLength[slot] = terms.length;
+    this.slotNorm[slot] = normOf(terms.length);
     this.rowSlot[row] = slot;
     this.live++;
     this.totalLength += terms.length;
@@ -155,9 +164,10 @@ export class LexicalIndex {
   search(queryTerms: readonly string[], size: number, allowed: Uint8Array | null, ids: Float64Array): LexicalHit[] {
     if (size <= 0 || this.live === 0) return [];
     if (this.scores.length < this.slots) this.scores = new Float64Array(this.slotRow.length);
+    if (this.touched.length < this.slots) this.touched = new Int32Array(this.slotRow.length);
     const terms = this.queryTerms(queryTerms);
     const scores = this.scores;
-    const touched: number[] = [];
+    this.touchedCount = 0;
     let top = 0;
     let taken = 0;
     let threshold = Number.NEGATIVE_INFINITY;
@@ -165,12 +175,13 @@ export class LexicalIndex {
       const term = terms[taken] as QueryTerm;
       // The size-th best can beat what is left only once the best does (checked first: it is free);
       // then a counting pass tells whether it does, and only then is the size-th best found.
-      if (touched.length >= size && term.left < top && this.countAbove(touched, term.left, size) === size) {
-        threshold = this.best(touched, size);
+      if (this.touchedCount >= size && term.left < top && this.countAbove(term.left, size) === size) {
+        threshold = this.best(size);
         break;
       }
-      top = Math.max(top, this.accumulate(term, allowed, touched));
+      top = Math.max(top, this.accumulate(term, allowed));
     }
+    const touched = this.touched.subarray(0, this.touchedCount);
     const reachable = taken < terms.length ? this.lookUp(terms.slice(taken), touched, threshold) : touched;
     const best = new TopK(size, ids);
     for (const slot of reachable) best.offer(this.slotRow[slot] as number, scores[slot] as number);
@@ -181,13 +192,16 @@ export class LexicalIndex {
   /** The query's terms present in live documents with their idf and norm parameters, largest idf first. */
   private queryTerms(queryTerms: readonly string[]): QueryTerm[] {
     const n = this.live;
+    const avgLength = this.totalLength / n || 1;
+    const { k1, b } = BM25;
+    const normalization = NORM_LENGTHS.map((length) => k1 * (1 - b + (b * length) / avgLength));
     const terms: QueryTerm[] = [];
     for (const term of new Set(queryTerms)) {
       const postings = this.postings.get(term);
       // df counts live documents only, so a ranking never depends on the history of writes.
       const df = postings ? this.liveCount(postings) : 0;
       if (!postings || df === 0) continue;
-      const scored = { postings, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), avgLength: this.totalLength / n || 1, bound: 0, left: 0 };
+      const scored = { postings, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), avgLength, normalization, bound: 0, left: 0 };
       scored.bound = this.boundOf(scored);
       terms.push(scored);
     }
@@ -214,21 +228,19 @@ export class LexicalIndex {
 
   /** BM25 of `term` in `slot` holding it `freq` times. */
   private termScore(term: QueryTerm, slot: number, freq: number): number {
-    const { k1, b } = BM25;
-    const norm = k1 * (1 - b + (b * luceneLength(this.slotLength[slot] as number)) / term.avgLength);
-    return (term.idf * freq) / (freq + norm);
+    return (term.idf * freq) / (freq + (term.normalization[this.slotNorm[slot] as number] as number));
   }
 
-  /** Adds `term`'s score to every allowed live document holding it (touched lists the slots scored so far); returns the best score it left. */
-  private accumulate(term: QueryTerm, allowed: Uint8Array | null, touched: number[]): number {
+  /** Adds `term`'s score to every allowed live document holding it (listing the slots scored first in `touched`); returns the best score it left. */
+  private accumulate(term: QueryTerm, allowed: Uint8Array | null): number {
     const { slots, freqs, length } = term.postings;
-    const scores = this.scores;
+    const { scores, touched } = this;
     let top = 0;
     for (let j = 0; j < length; j++) {
       const slot = slots[j] as number;
       const row = this.slotRow[slot] as number;
       if (row < 0 || (allowed && !allowed[row])) continue;
-      if (scores[slot] === 0) touched.push(slot);
+      if (scores[slot] === 0) touched[this.touchedCount++] = slot;
       const score = (scores[slot] as number) + this.termScore(term, slot, freqs[j] as number);
       scores[slot] = score;
       if (score > top) top = score;
@@ -241,9 +253,11 @@ export class LexicalIndex {
    * terms left, and returns those documents. Each term's postings (sorted by slot) are searched
    * for the few documents still in reach, or walked once when that is cheaper.
    */
-  private lookUp(terms: QueryTerm[], touched: readonly number[], threshold: number): number[] {
+  private lookUp(terms: QueryTerm[], touched: Int32Array, threshold: number): number[] {
     const scores = this.scores;
-    let reachable = touched.filter((slot) => (scores[slot] as number) + (terms[0] as QueryTerm).left >= threshold);
+    const first = threshold - (terms[0] as QueryTerm).left;
+    let reachable: number[] = [];
+    for (const slot of touched) if ((scores[slot] as number) >= first) reachable.push(slot);
     terms.forEach((term, i) => {
       if (reachable.length * Math.log2(term.postings.length + 1) > term.postings.length) this.walk(term, reachable);
       else
@@ -270,19 +284,19 @@ export class LexicalIndex {
     for (const slot of slots) marks[slot] = 0;
   }
 
-  /** How many of `slots` score above `bound`, counted up to `enough` (a pass without the sorting of best()). */
-  private countAbove(slots: readonly number[], bound: number, enough: number): number {
-    const scores = this.scores;
+  /** How many touched slots score above `bound`, counted up to `enough` (a pass without the sorting of best()). */
+  private countAbove(bound: number, enough: number): number {
+    const { scores, touched, touchedCount } = this;
     let count = 0;
-    for (let i = 0; i < slots.length && count < enough; i++) if ((scores[slots[i] as number] as number) > bound) count++;
+    for (let i = 0; i < touchedCount && count < enough; i++) if ((scores[touched[i] as number] as number) > bound) count++;
     return count;
   }
 
-  /** The `rank`-th best score among `slots`. */
-  private best(slots: readonly number[], rank: number): number {
+  /** The `rank`-th best score among the touched slots. */
+  private best(rank: number): number {
     const top = new Float64Array(rank).fill(Number.NEGATIVE_INFINITY);
-    for (const slot of slots) {
-      const score = this.scores[slot] as number;
+    for (let t = 0; t < this.touchedCount; t++) {
+      const score = this.scores[this.touched[t] as number] as number;
       if (score <= (top[rank - 1] as number)) continue;
       let i = rank - 1;
       while (i > 0 && (top[i - 1] as number) < score) {
@@ -342,6 +356,8 @@ export class LexicalIndex {
     Object.assign(index, { slots: meta.slots, live: meta.live, dead: meta.dead, totalLength: meta.totalLength });
     index.slotRow = arrays.slotRow;
     index.slotLength = arrays.slotLength;
+    index.slotNorm = new Uint8Array(arrays.slotLength.length);
+    for (let slot = 0; slot < meta.slots; slot++) index.slotNorm[slot] = normOf(arrays.slotLength[slot] as number);
     index.rowSlot = arrays.rowSlot;
     index.postings = PostingsTable.restore(meta.terms, arrays.postingStarts, arrays.postingSlots, arrays.postingFreqs);
     return index;
@@ -357,6 +373,7 @@ export class LexicalIndex {
       renumber[slot] = next;
       this.slotRow[next] = row;
       this.slotLength[next] = this.slotLength[slot] as number;
+      this.slotNorm[next] = this.slotNorm[slot] as number;
       this.rowSlot[row] = next;
       next++;
     }
@@ -382,6 +399,9 @@ export class LexicalIndex {
     const slotLength = new Float64Array(capacity);
     slotLength.set(this.slotLength);
     this.slotLength = slotLength;
+    const slotNorm = new Uint8Array(capacity);
+    slotNorm.set(this.slotNorm);
+    this.slotNorm = slotNorm;
   }
 
   private growRows(atLeast: number): void {

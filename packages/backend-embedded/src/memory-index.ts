@@ -450,16 +450,16 @@ export class MemoryIndex {
   /** The `size` best organizations by the words of their `kind` text (BM25), among the rows passing the filter (all when null) less `excludedIds`. */
   searchText(text: string, kind: VectorKind, filtered: FilteredRows | null, excludedIds: ReadonlySet<number>, size: number): Hit[] {
     this.indexTexts();
-    // The cached bitmap is shared: copied only when excluded rows must be cleared in it.
-    let allowed = filtered?.bitmap ?? null;
-    if (excludedIds.size > 0) {
-      allowed = allowed ? allowed.slice() : new Uint8Array(this.n).fill(1);
-      for (const id of excludedIds) {
-        const row = this.rowById.get(id);
-        if (row !== undefined) allowed[row] = 0;
-      }
-    }
-    return this.lexical[kind].search(lexicalTerms(text), size, allowed, this.ids).map((hit) => ({ id: this.ids[hit.row] as number, score: hit.score }));
+    const excluded = new Set([...excludedIds].flatMap((id) => this.rowById.get(id) ?? []));
+    const bitmap = filtered?.bitmap ?? null;
+    const terms = lexicalTerms(text);
+    // A few excluded rows (a seed, say) are searched past: the first `size` of the others are among
+    // the first size + excluded of all, and the shared bitmap (a flag a row) is not copied to clear them.
+    const hits =
+      excluded.size <= size
+        ? this.lexical[kind].search(terms, size + excluded.size, bitmap, this.ids).filter((hit) => !excluded.has(hit.row))
+        : this.lexical[kind].search(terms, size, withCleared(bitmap, this.n, excluded), this.ids);
+    return hits.slice(0, size).map((hit) => ({ id: this.ids[hit.row] as number, score: hit.score }));
   }
 
   /** How many `kind` texts hold each term, and how many there are. */
@@ -592,4 +592,11 @@ export class MemoryIndex {
     for (const vectors of Object.values(this.vectors)) vectors.reserveRows(capacity);
     this.capacity = capacity;
   }
+}
+
+/** A copy of `bitmap` (of all `n` rows when null) with the `rows` cleared. */
+function withCleared(bitmap: Uint8Array | null, n: number, rows: ReadonlySet<number>): Uint8Array {
+  const copy = bitmap ? bitmap.slice() : new Uint8Array(n).fill(1);
+  for (const row of rows) copy[row] = 0;
+  return copy;
 }

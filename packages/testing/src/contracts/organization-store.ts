@@ -356,6 +356,7 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         ["filtered by HQ country", "freight shipping logistics", location(["FR", "JP"], [])],
         ["filtered by stage and range", "clinic patients dental", { fundingStages: ["seed", "series_a", "growth"], employeesMin: 10 }],
         ["excluded ids", "cloud security", { excludeIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }],
+        ["filtered, with excluded ids", "freight shipping clinic lending", { employeesMin: 10, excludeIds: Array.from({ length: 60 }, (_, i) => 2 * i + 1) }],
       ] as [string, string, OrganizationFilter][])("ranks by BM25 as Lucene does: %s", async (_name, text, filter) => {
         const want = ranked(text, filter);
         expect(want.length).toBeGreaterThan(3);
