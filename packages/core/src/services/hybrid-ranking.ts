@@ -73,17 +73,20 @@ export class HybridRanking {
    * (customerContinuation).
    */
   private async ids(query: RankingQuery, offset: number, size: number): Promise<{ known: KnownQuery; placed: PlacedId[]; ranked: Map<number, number> }> {
-    const [known, { ids: vectorIds, scores: ranked }, wordIds] = await Promise.all([
-      Promise.all([query.vector, query.text]).then(([vector, text]): KnownQuery => ({ ...query, vector, text })),
+    const known = Promise.all([query.vector, query.text]).then(([vector, text]): KnownQuery => ({ ...query, vector, text }));
+    // Customer-base search matches the query's words against whole profiles: the extracted customer sentences are too few words.
+    const wordIds = query.text.then((text) =>
+      this.store.searchText({ text, kind: query.kind === "customer" ? "profile" : query.kind, filter: query.filter, size: FUSION_DEPTH }),
+    );
+    const [{ ids: vectorIds, scores: ranked }, wordCosines] = await Promise.all([
       query.vector.then((vector) => this.vectorRanking({ ...query, vector })),
-      // Customer-base search matches the query's words against whole profiles: the extracted customer sentences are too few words.
-      query.text.then((text) =>
-        this.store.searchText({ text, kind: query.kind === "customer" ? "profile" : query.kind, filter: query.filter, size: FUSION_DEPTH }),
-      ),
+      // Checked while the vector ranking runs (the customer-base one takes several requests).
+      Promise.all([known, wordIds]).then(([q, ids]) => this.wordCosines(q, ids)),
     ]);
-    const words = await this.wordsAboveFloor(known, wordIds, new Set(vectorIds));
+    const words = wordsAboveFloor(await wordIds, wordCosines, new Set(vectorIds), query.minScore);
     const fused = withPlaces(fusedRelevance([vectorIds, words]).slice(0, FUSION_DEPTH), vectorIds, words);
-    return { known, placed: await this.pastFused(known, fused, vectorIds.length, offset, size), ranked };
+    const knownQuery = await known;
+    return { known: knownQuery, placed: await this.pastFused(knownQuery, fused, vectorIds.length, offset, size), ranked };
   }
 
   /** The ids of the vector side of the fusion, FUSION_DEPTH deep, with rank()'s scores (none for customer-base search). */
@@ -113,21 +116,12 @@ export class HybridRanking {
   }
 
   /**
-   * The word matches that may be results: outside the vector ranking, one needs a vector of the
-   * query's kind (customer-base search: a customer vector) and, with a floor, a cosine at or above it.
+   * The cosines of the word matches with the query, where wordsAboveFloor needs them: with a floor,
+   * or for customer-base search (a word match without a customer vector is not a result); else null.
    */
-  private async wordsAboveFloor(query: KnownQuery, wordIds: number[], ranked: Set<number>): Promise<number[]> {
-    if (query.minScore === undefined && query.kind !== "customer") return wordIds;
-    const floor = query.minScore ?? Number.NEGATIVE_INFINITY;
-    const wordsOnly = await this.store.similarities(
-      query.vector,
-      query.kind,
-      wordIds.filter((id) => !ranked.has(id)),
-    );
-    return wordIds.filter((id) => {
-      const cosine = wordsOnly.get(id);
-      return ranked.has(id) || (cosine !== undefined && cosine >= floor);
-    });
+  private async wordCosines(query: KnownQuery, wordIds: number[]): Promise<Map<number, number> | null> {
+    if (query.minScore === undefined && query.kind !== "customer") return null;
+    return this.store.similarities(query.vector, query.kind, wordIds);
   }
 
   /**
@@ -145,6 +139,20 @@ export class HybridRanking {
         return { id: hit.id, relevance, places: { vector: { rank: FUSION_DEPTH + j + 1, share: round(relevance) }, words: null } };
       });
   }
+}
+
+/**
+ * The word matches that may be results: outside the vector ranking, one needs a vector of the
+ * query's kind (customer-base search: a customer vector) and, with a floor, a cosine at or above it.
+ * Without `cosines` (no floor, not customer-base search), all of them.
+ */
+function wordsAboveFloor(wordIds: number[], cosines: Map<number, number> | null, ranked: Set<number>, minScore: number | undefined): number[] {
+  if (!cosines) return wordIds;
+  const floor = minScore ?? Number.NEGATIVE_INFINITY;
+  return wordIds.filter((id) => {
+    const cosine = cosines.get(id);
+    return ranked.has(id) || (cosine !== undefined && cosine >= floor);
+  });
 }
 
 /**
