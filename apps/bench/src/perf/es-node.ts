@@ -130,7 +130,9 @@ export async function settle(node: EsNode, prefix: string, log: (line: string) =
   let quietSince = performance.now();
   let segments = -1;
   for (;;) {
-    const stats = await get<{ _all: { primaries: { merges: { current: number }; segments: { count: number } } } }>(`${node.url}/${alias}/_stats/merge,segments`);
+    const stats = await get<{ _all: { primaries: { merges: { current: number }; segments: { count: number } } } }>(
+      `${node.url}/${alias}/_stats/merge,segments`,
+    );
     const { merges, segments: now } = stats._all.primaries;
     if (merges.current > 0 || now.count !== segments) quietSince = performance.now();
     segments = now.count;

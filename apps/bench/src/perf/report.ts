@@ -290,7 +290,7 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
     out.push(
       "Type-ahead lookup by name (`GET /v1/organizations?name=…`, limit 10; 200 names of the data, typed as their first three letters, their first word, or their first word and two letters of the next), latency in ms:",
       "",
-      "| scale | backend | c=" + low + " p50 / p95 / p99 | c=" + high + " p50 / p95 / p99 | req/s c=" + low + " / c=" + high + " |",
+      `| scale | backend | c=${low} p50 / p95 / p99 | c=${high} p50 / p95 / p99 | req/s c=${low} / c=${high} |`,
       "|---|---|---:|---:|---:|",
     );
     for (const [label, s] of lookups) {
