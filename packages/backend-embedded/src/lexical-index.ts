@@ -255,9 +255,9 @@ export class LexicalIndex {
    */
   private lookUp(terms: QueryTerm[], touched: Int32Array, threshold: number): number[] {
     const scores = this.scores;
-    const first = threshold - (terms[0] as QueryTerm).left;
+    const left = (terms[0] as QueryTerm).left;
     let reachable: number[] = [];
-    for (const slot of touched) if ((scores[slot] as number) >= first) reachable.push(slot);
+    for (const slot of touched) if ((scores[slot] as number) + left >= threshold) reachable.push(slot);
     terms.forEach((term, i) => {
       if (reachable.length * Math.log2(term.postings.length + 1) > term.postings.length) this.walk(term, reachable);
       else
