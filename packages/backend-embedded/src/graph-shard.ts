@@ -29,6 +29,8 @@ const newIndex = (dimension: number) => new Index({ dimensions: dimension, ...GR
 
 /** A view with more removed nodes than this is copied into memory (about a second at 100k nodes): a search that meets removed nodes asks again for that many more. */
 const MAX_REMOVED = 1_000;
+/** How wide a vector just added is searched for before its node counts as stranded (see relinkStranded). */
+const CHECK_BREADTH = 128;
 
 export interface ShardHits {
   ids: number[];
@@ -73,7 +75,28 @@ export class GraphShard {
   }
 
   add(ids: readonly number[], matrix: Float32Array, threads: number): void {
-    this.index.add(BigUint64Array.from(ids, BigInt), matrix, threads);
+    const keys = BigUint64Array.from(ids, BigInt);
+    this.index.add(keys, matrix, threads);
+    if (threads > 1 && ids.length > 1) this.relinkStranded(keys, matrix, threads);
+  }
+
+  /**
+   * usearch's concurrent add can leave a node stored but reachable by no search
+   * (unum-cloud/USearch#735, unfixed in 2.26.2): 300 random 16-d vectors added with 2 threads
+   * stranded one or more nodes in 2 builds of 3. So each added vector is searched for; a node no
+   * search finds, even CHECK_BREADTH wide, is removed and added again alone, which links it.
+   */
+  private relinkStranded(keys: BigUint64Array, matrix: Float32Array, threads: number): void {
+    const d = this.index.dimensions();
+    const nearest = this.index.search(matrix, 1, threads);
+    const stranded: number[] = [];
+    keys.forEach((key, row) => {
+      if (nearest.keys[row] === key) return;
+      const vector = matrix.subarray(row * d, (row + 1) * d);
+      if (!this.index.search(vector, CHECK_BREADTH, 1).keys.includes(key)) stranded.push(row);
+    });
+    for (const row of stranded) this.index.remove(keys[row] as bigint);
+    for (const row of stranded) this.index.add(keys[row] as bigint, matrix.subarray(row * d, (row + 1) * d), 1);
   }
 
   remove(id: number): void {

@@ -1,0 +1,20 @@
+import { availableParallelism } from "node:os";
+import { randomRecords } from "@orgsim/testing";
+import { expect, it } from "vitest";
+import { VectorGraph } from "../src/vector-graph";
+
+const DIM = 16;
+
+// usearch's concurrent add left a node no search reaches in about 2 of 3 such builds (unum-cloud/USearch#735): see GraphShard.relinkStranded.
+it.runIf(availableParallelism() > 1)("finds every vector a build with every core added, as its own nearest (5 builds of 300)", () => {
+  for (let build = 0; build < 5; build++) {
+    const records = randomRecords(300, DIM, 40 + build);
+    const byId = new Map(records.map((r) => [r.organization.id, r.profileVector]));
+    const graph = new VectorGraph(DIM, { vectorOf: (id) => byId.get(id) ?? null, allIds: () => byId.keys() });
+    const matrix = new Float32Array(records.length * DIM);
+    for (const [i, r] of records.entries()) matrix.set(r.profileVector, i * DIM);
+    graph.add([...byId.keys()], matrix);
+    const missed = records.filter((r) => graph.search(r.profileVector, 1)[0]?.id !== r.organization.id).map((r) => r.organization.id);
+    expect(missed).toEqual([]);
+  }
+});
