@@ -1,8 +1,8 @@
 /**
  * `pnpm bench:profile`: where a loaded server spends its CPU. Starts an orgsim server with V8's
  * CPU profiler (`--cpu-prof`) on a data directory a `pnpm bench:perf -- --keep` run left, loads it
- * with one search mode for a while, stops it (the profile is written at exit) and prints the
- * functions with the most self time, as a Markdown table.
+ * with one search mode for a while, stops it (the profile is written at exit) and prints, as
+ * Markdown tables, the functions with the most self time and each layer's share (profile-areas.ts).
  *
  *   pnpm bench:profile [-- --data-dir .orgsim/bench-perf/s-100k/embedded] [--backend embedded|embedded-exact]
  *                      [--mode organization] [--filter none] [--ranking hybrid] [--connections 16] [--duration 20] [--top 15]
@@ -16,19 +16,8 @@ import { findRepoRoot } from "@orgsim/embeddings";
 import { loadTest } from "./load-test";
 import { FILTER_LEVELS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName, searchPath } from "./queries";
 import { type BackendName, startServer } from "./server";
+import { type CpuProfile, layerShares } from "./profile-areas";
 import { currentLoad } from "./system";
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface CpuProfile {
-  startTime: number;
-  endTime: number;
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const argv = process.argv.slice(2).filter((a) => a !== "--");
 const { values: args } = parseArgs({
@@ -72,7 +61,17 @@ console.log(
   `${backend}, ${mode} / ${filter} / ${ranking}, ${args.connections} connections for ${args.duration} s: ` +
     `p50 ${result.latency_ms.p50} ms, ${result.requests_per_s} req/s; load average ${currentLoad().join(" ")}\n`,
 );
-console.log(topFunctions(newestProfile(profileDir), msBeforeExit, Number(args.top)));
+const profile = newestProfile(profileDir);
+const [from, to] = [profile.endTime - msBeforeExit.from * 1000, profile.endTime - msBeforeExit.to * 1000];
+console.log(topFunctions(profile, from, to, Number(args.top)));
+console.log(
+  [
+    "",
+    "| layer | share of busy |",
+    "|---|---:|",
+    ...layerShares(profile, from, to).map(([layer, share]) => `| ${layer} | ${(100 * share).toFixed(1)} % |`),
+  ].join("\n"),
+);
 
 /** Ids to ask about: 200 of the stored organizations, spread over the id range. */
 function organizationIds(dir: string): number[] {
@@ -93,10 +92,9 @@ function newestProfile(dir: string): CpuProfile {
 }
 
 /** Self time per function (samples × their time deltas) within the window, largest first, with each one's share of busy time. */
-function topFunctions(profile: CpuProfile, window: { from: number; to: number }, top: number): string {
+function topFunctions(profile: CpuProfile, from: number, to: number, top: number): string {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
-  const [from, to] = [profile.endTime - window.from * 1000, profile.endTime - window.to * 1000];
   let busy = 0;
   let at = profile.startTime;
   profile.samples.forEach((id, i) => {
