@@ -268,30 +268,39 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
   // Filter selectivity, from the generated records (the same predicate the stores apply).
   const matches = countMatches(dataset, scale);
   const written = (args["reuse-data"] && reusableData(dataDir, dataset, scale, earlier)) || (await writeEmbedded(dataset, model, scale, dataDir));
-  const esWritten = node ? await writeElasticsearch(node, dataset, model, scale, prefix) : null;
-
   const embedded = await startScaleServer({ backend: "embedded", dataDir });
   // The exact server is the recall reference; unless its own speed is measured, one process spares the memory of a second copy.
   const exact = await startScaleServer({ backend: "embedded-exact", dataDir }, loadBackends.includes("embedded-exact") ? undefined : 1);
-  const elastic = node ? await startScaleServer({ backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix }) : null;
-  const byBackend: ScaleServers = { embedded, "embedded-exact": exact, ...(elastic ? { elasticsearch: elastic } : {}) };
+  const byBackend: ScaleServers = { embedded, "embedded-exact": exact };
   const embeddedMemStart = embedded.memory();
+  const queries = scaleQueries(dataset, scale);
+  const names = scaleNames(dataset, scale);
+
+  // The embedded servers are measured before Elasticsearch is written: the merges that follow its
+  // import go on for minutes (segments 58 -> 22 during a 100k run's loads) and took the cores from them.
+  log("recall at 10 of the embedded backend's HNSW graphs against exact search ...");
+  const embeddedRecall = await recallTable(exact.baseUrl, embedded.baseUrl, queries, "embedded: ");
+  const embeddedRuns = await loadPhase(
+    byBackend,
+    queries,
+    names,
+    loadBackends.filter((b) => b !== "elasticsearch"),
+  );
+  const floor = rawGraphSearch(dataDir, queries.ids, model.dimension);
+  log(`embedded floor: usearch's own top-10 search on the profile graph, p50 ${floor.latency_ms.p50} ms, p99 ${floor.latency_ms.p99} ms`);
+  const embeddedMemAfterLoad = embedded.memory();
+
+  const esWritten = node ? await writeElasticsearch(node, dataset, model, scale, prefix) : null;
+  const elastic = node ? await startScaleServer({ backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix }) : null;
+  if (elastic) byBackend.elasticsearch = elastic;
   const esMemStart = elastic?.memory() ?? null;
   const jvmStart = node ? await jvmStats(node) : null;
-
-  const queries = scaleQueries(dataset, scale);
   let recall: ScaleResult["recall"] | null = null;
   if (elastic) {
     log("recall at 10 of elasticsearch against exact search (the embedded backend with ORGSIM_VECTOR_INDEX=exact) ...");
     recall = await recallTable(exact.baseUrl, elastic.baseUrl, queries, "");
   }
-  log("recall at 10 of the embedded backend's HNSW graphs against exact search ...");
-  const embeddedRecall = await recallTable(exact.baseUrl, embedded.baseUrl, queries, "embedded: ");
-  const load = await loadRuns(byBackend, queries);
-  const lookup = await lookupRuns(byBackend, lookupPaths(scaleNames(dataset, scale)));
-  const explain = await explainRuns(byBackend, queries);
-  const floor = rawGraphSearch(dataDir, queries.ids, model.dimension);
-  log(`embedded floor: usearch's own top-10 search on the profile graph, p50 ${floor.latency_ms.p50} ms, p99 ${floor.latency_ms.p99} ms`);
+  const esRuns = elastic ? await loadPhase(byBackend, queries, names, ["elasticsearch"]) : { load: [], lookup: [], explain: [] };
   const esPart =
     node && esWritten && elastic && jvmStart
       ? await elasticsearchPart(node, prefix, dataDir, queries, esWritten, { server: elastic, memoryAfterStart: esMemStart, jvmStart, exactUrl: exact.baseUrl })
@@ -319,15 +328,15 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
       disk_bytes: written.disk,
       server_start_s: round(embedded.startSeconds),
       server_memory_after_start: embeddedMemStart,
-      server_memory_after_load: embedded.memory(),
+      server_memory_after_load: embeddedMemAfterLoad,
       raw_graph_search: floor,
     },
     elasticsearch: esPart ?? (earlier as ScaleResult).elasticsearch,
     recall: recall ?? (earlier as ScaleResult).recall,
     embedded_recall: embeddedRecall,
-    load: [...load, ...carried(earlier?.load)],
-    lookup: [...lookup, ...carried(earlier?.lookup)],
-    explain: [...explain, ...carried(earlier?.explain)],
+    load: [...embeddedRuns.load, ...esRuns.load, ...carried(earlier?.load)],
+    lookup: [...embeddedRuns.lookup, ...esRuns.lookup, ...carried(earlier?.lookup)],
+    explain: [...embeddedRuns.explain, ...esRuns.explain, ...carried(earlier?.explain)],
   };
   for (const server of servers.splice(0)) await server.stop();
   if (!args.keep) {
@@ -462,9 +471,18 @@ async function recallTable(exactUrl: string, approximateUrl: string, queries: Sc
 }
 
 /** Latency and throughput of every backend, mode, filter, ranking and connection count. */
-async function loadRuns(byBackend: ScaleServers, queries: ScaleQueries): Promise<ScaleResult["load"]> {
+/** The load, type-ahead and explain runs of `backends`. */
+async function loadPhase(byBackend: ScaleServers, queries: ScaleQueries, names: string[], backends: readonly BackendName[]) {
+  return {
+    load: await loadRuns(byBackend, queries, backends),
+    lookup: await lookupRuns(byBackend, lookupPaths(names), backends),
+    explain: await explainRuns(byBackend, queries, backends),
+  };
+}
+
+async function loadRuns(byBackend: ScaleServers, queries: ScaleQueries, backends: readonly BackendName[]): Promise<ScaleResult["load"]> {
   const load: ScaleResult["load"] = [];
-  for (const backend of loadBackends) {
+  for (const backend of backends) {
     for (const mode of MODES) {
       for (const filter of FILTER_LEVELS) {
         for (const ranking of rankings) {
@@ -492,11 +510,11 @@ function scaleNames(dataset: Dataset, scale: number): string[] {
 }
 
 /** The default search (similar to an organization, hybrid, no filter) with explain=true, at the lowest concurrency: its cost against the load run without it. */
-async function explainRuns(byBackend: ScaleServers, queries: ScaleQueries): Promise<NonNullable<ScaleResult["explain"]>> {
+async function explainRuns(byBackend: ScaleServers, queries: ScaleQueries, backends: readonly BackendName[]): Promise<NonNullable<ScaleResult["explain"]>> {
   const explain: NonNullable<ScaleResult["explain"]> = [];
   const paths = queries.ids.map((q) => `${searchPath("organization", q, "none", "hybrid")}&explain=true`);
   const low = Math.min(...concurrencies);
-  for (const backend of loadBackends.filter((b) => b !== "embedded-exact")) {
+  for (const backend of backends.filter((b) => b !== "embedded-exact")) {
     const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, low, durationS, warmupS);
     explain.push({ backend, ...r });
     log(`  ${backend.padEnd(13)} organization none hybrid explain=true c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms`);
@@ -505,9 +523,9 @@ async function explainRuns(byBackend: ScaleServers, queries: ScaleQueries): Prom
 }
 
 /** Latency and throughput of type-ahead lookups by name on every backend (the exact server shares the embedded store, so it is left out). */
-async function lookupRuns(byBackend: ScaleServers, paths: string[]): Promise<NonNullable<ScaleResult["lookup"]>> {
+async function lookupRuns(byBackend: ScaleServers, paths: string[], backends: readonly BackendName[]): Promise<NonNullable<ScaleResult["lookup"]>> {
   const lookup: NonNullable<ScaleResult["lookup"]> = [];
-  for (const backend of loadBackends.filter((b) => b !== "embedded-exact")) {
+  for (const backend of backends.filter((b) => b !== "embedded-exact")) {
     for (const connections of concurrencies) {
       const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, connections, durationS, warmupS);
       lookup.push({ backend, ...r });
