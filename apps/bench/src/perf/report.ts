@@ -174,7 +174,8 @@ function importSection({ results, scales }: ReportContext): string[] {
       " Elasticsearch's time excludes the merges still running after the last bulk: " +
       scales.map(([l, s]) => `${l} ${f1(s.elasticsearch.merge_settle_s)} s`).join(", ") +
       " until no merge ran (from the 100k run at commit 281b0b7 with uncommitted bench changes, the one shown below, on: until none had run for 20 s after asking for the merges the merge policy wanted)." +
-      " Elasticsearch still merged again minutes later, during the load tests, in every 100k run (the 100k run at 281b0b7 left 58 segments at the end of the wait and 22 before its force merge)." +
+      " Before commit 80256a6 Elasticsearch merged again minutes later, during the load tests, in every 100k run (the 100k run at 281b0b7 left 58 segments at the end of the wait and 22 before its force merge):" +
+      " a shard with no searches for 30 s skips its scheduled refreshes, and the merges waiting on one came back with the loads' searches. Since then the wait refreshes on every poll: the 100k run at 80256a6 waited 111 s, to 25 segments, and still had 25 before its force merge." +
       " In runs before commit 4016d45 the embedded servers were measured after Elasticsearch was written, beside those merges; since then they are measured first.",
     "",
   );
