@@ -470,7 +470,6 @@ async function recallTable(exactUrl: string, approximateUrl: string, queries: Sc
   return recall;
 }
 
-/** Latency and throughput of every backend, mode, filter, ranking and connection count. */
 /** The load, type-ahead and explain runs of `backends`. */
 async function loadPhase(byBackend: ScaleServers, queries: ScaleQueries, names: string[], backends: readonly BackendName[]) {
   return {
@@ -480,6 +479,7 @@ async function loadPhase(byBackend: ScaleServers, queries: ScaleQueries, names: 
   };
 }
 
+/** Latency and throughput of each of `backends`, every mode, filter, ranking and connection count. */
 async function loadRuns(byBackend: ScaleServers, queries: ScaleQueries, backends: readonly BackendName[]): Promise<ScaleResult["load"]> {
   const load: ScaleResult["load"] = [];
   for (const backend of backends) {
