@@ -7,7 +7,7 @@
  */
 import type { Client, estypes } from "@elastic/elasticsearch";
 import { assertQueryDimension, type CustomerBaseFigures, OrgsimError } from "@orgsim/core";
-import type { IndexName, ResolvedConfig, VectorIndexType } from "./config";
+import { type IndexName, oversampleOf, type ResolvedConfig, type VectorIndexType } from "./config";
 import { guarded, UNAVAILABLE_STATUSES } from "./errors";
 import { ID_ONLY, idOfHit } from "./id-hits";
 import { type OrganizationDocument, VECTOR_FIELD } from "./organization-document";
@@ -35,12 +35,12 @@ export class OrganizationFigures {
       assertQueryDimension(vector.length, info.dimension);
       // Indexes of an older schema lack `customer_stated` until upgraded.
       await this.index.upgradeSchema(info);
-      return hasFloatScores(info.type, this.config.oversample) ? this.fromScores(vector, unique, info.type) : this.fromSource(vector, unique);
+      return hasFloatScores(info.type, oversampleOf(this.config, info.type)) ? this.fromScores(vector, unique, info.type) : this.fromSource(vector, unique);
     });
   }
 
   private async fromScores(vector: Float32Array, ids: number[], type: VectorIndexType): Promise<Figures> {
-    const search = (field: string) => knnOfIds(vector, field, ids, type, this.config.oversample);
+    const search = (field: string) => knnOfIds(vector, field, ids, type, oversampleOf(this.config, type));
     const searches: estypes.MsearchRequestItem[] = [
       {},
       { ...search(VECTOR_FIELD.profile), docvalue_fields: [...ID_ONLY.docvalue_fields, "customer_stated"] },

@@ -16,7 +16,7 @@ import {
   type VectorKind,
   type VectorQuery,
 } from "@orgsim/core";
-import { type IndexName, isQuantized, type ResolvedConfig, type VectorIndexType } from "./config";
+import { type IndexName, isQuantized, oversampleOf, type ResolvedConfig, type VectorIndexType } from "./config";
 import { guarded } from "./errors";
 import { ID_ONLY, idOfHit } from "./id-hits";
 import { filterQuery, type OrganizationDocument, TEXT_FIELD, VECTOR_FIELD } from "./organization-document";
@@ -93,7 +93,10 @@ export class OrganizationSearch {
       }
       const unknown = unique.filter((id) => !known.has(id));
       if (unknown.length === 0) return known;
-      const response = await this.client.search({ index: this.name.alias, ...knnOfIds(vector, field, unknown, info.type, this.config.oversample) });
+      const response = await this.client.search({
+        index: this.name.alias,
+        ...knnOfIds(vector, field, unknown, info.type, oversampleOf(this.config, info.type)),
+      });
       for (const hit of response.hits.hits) known.set(idOfHit(hit), cosineOfScore(hit._score));
       return known;
     });
@@ -122,7 +125,7 @@ export class OrganizationSearch {
    * the float vectors; not for quantized ones without re-scoring (oversample 0).
    */
   private floatScores(type: VectorIndexType): boolean {
-    return hasFloatScores(type, this.config.oversample);
+    return hasFloatScores(type, oversampleOf(this.config, type));
   }
 
   /**

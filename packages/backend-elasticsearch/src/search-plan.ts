@@ -4,7 +4,7 @@
  * the `similarity` floor. Pure, so what a page asks of the cluster is pinned by unit tests.
  */
 import type { VectorQuery } from "@orgsim/core";
-import { isQuantized, type ResolvedConfig, type VectorIndexType } from "./config";
+import { isQuantized, oversampleOf, type ResolvedConfig, type VectorIndexType } from "./config";
 
 /** Elasticsearch's ceiling for `k` and `num_candidates`. */
 export const MAX_CANDIDATES = 10_000;
@@ -45,7 +45,8 @@ export function widerPlan(config: PlanConfig, query: PageQuery, type: VectorInde
 function plan(config: PlanConfig, query: PageQuery, type: VectorIndexType, keep: number, throughLast: boolean): SearchPlan {
   const k = query.offset + query.size;
   const numCandidates = config.exact ? MAX_CANDIDATES : Math.min(MAX_CANDIDATES, Math.max(config.numCandidates, CANDIDATES_PER_HIT * keep));
-  const rescoring = isQuantized(type) && config.oversample > 0;
+  const oversample = oversampleOf(config, type);
+  const rescoring = isQuantized(type) && oversample > 0;
   // The `similarity` floor is the raw cosine (not the (1 + cos) / 2 score); lowered a little below
   // min_score because ES computes in float32 (or, without re-scoring, on quantized vectors), then
   // applied exactly here.
@@ -57,7 +58,7 @@ function plan(config: PlanConfig, query: PageQuery, type: VectorIndexType, keep:
     numCandidates,
     from,
     size: (throughLast ? keep : Math.min(keep, k + MARGIN)) - from,
-    oversample: rescoring ? config.oversample : null,
+    oversample: rescoring ? oversample : null,
     similarity,
   };
 }

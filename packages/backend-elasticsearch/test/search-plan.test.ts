@@ -5,7 +5,7 @@
  */
 import type { VectorQuery } from "@orgsim/core";
 import { describe, expect, it } from "vitest";
-import { resolveConfig } from "../src/config";
+import { resolveConfig, type VectorIndexType } from "../src/config";
 import { knnSearchBody } from "../src/organization-search";
 import { MAX_CANDIDATES, pagePlan, widerPlan } from "../src/search-plan";
 
@@ -36,6 +36,22 @@ describe("elasticsearch: num_candidates of a page", () => {
     const query = page(0, 200);
     const wider = widerPlan(config, query, "int8_hnsw", pagePlan(config, query, "int8_hnsw"));
     expect(knnSearchBody(query, wider, false).knn).toMatchObject({ k: 840, num_candidates: 3360 });
+  });
+});
+
+describe("elasticsearch: re-scoring of a page", () => {
+  const rescoreOf = (type: VectorIndexType, options = config) => knnSearchBody(page(0, 10), pagePlan(options, page(0, 10), type), false).knn;
+
+  it("re-scores int8 hits once each and int4 and bbq three times over, unless configured", () => {
+    expect(rescoreOf("int8_hnsw")).toMatchObject({ rescore_vector: { oversample: 1 } });
+    expect(rescoreOf("int4_hnsw")).toMatchObject({ rescore_vector: { oversample: 3 } });
+    expect(rescoreOf("bbq_flat")).toMatchObject({ rescore_vector: { oversample: 3 } });
+    expect(rescoreOf("int8_hnsw", resolveConfig({ url: "http://127.0.0.1:9200", oversample: 2 }))).toMatchObject({ rescore_vector: { oversample: 2 } });
+  });
+
+  it("leaves float indexes and a configured 0 without re-scoring", () => {
+    expect(rescoreOf("hnsw")).not.toHaveProperty("rescore_vector");
+    expect(rescoreOf("int8_hnsw", resolveConfig({ url: "http://127.0.0.1:9200", oversample: 0 }))).not.toHaveProperty("rescore_vector");
   });
 });
 

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase, VectorGraph } from "@orgsim/backend-embedded";
-import { ID_ONLY } from "@orgsim/backend-elasticsearch";
+import { DEFAULT_OVERSAMPLE, ID_ONLY } from "@orgsim/backend-elasticsearch";
 import { summarize } from "./stats";
 
 export interface FloorResult {
@@ -37,7 +37,7 @@ function floorOf(times: number[]): FloorResult {
 /**
  * Elasticsearch's kNN `_search` as an expert would send it for "similar to this organization, top
  * 10" (the vector given, the organization itself excluded, the server's defaults: k 20, 500
- * candidates, int8 re-scoring with oversample 3, ties by id), ids only (from doc values), over a kept-alive connection.
+ * candidates, int8 re-scoring with its default oversample, ties by id), ids only (from doc values), over a kept-alive connection.
  */
 export async function rawKnnSearch(esUrl: string, prefix: string, dataDir: string, ids: number[]): Promise<FloorResult> {
   const search = async ({ id, vector }: { id: number; vector: Float32Array }) => {
@@ -48,7 +48,7 @@ export async function rawKnnSearch(esUrl: string, prefix: string, dataDir: strin
         k: 20,
         num_candidates: 500,
         filter: { bool: { must_not: [{ ids: { values: [String(id)] } }] } },
-        rescore_vector: { oversample: 3 },
+        rescore_vector: { oversample: DEFAULT_OVERSAMPLE.int8_hnsw },
       },
       sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
       size: 10,

@@ -144,7 +144,8 @@ const results: PerfResults = {
     load_generator: "autocannon 9 (in the bench process, on the same machine)",
     es_heap: args["es-heap"],
     es_port: Number(args["es-port"]),
-    es_index: "int8_hnsw (server default), num_candidates 500, rescore oversample 3, no refresh per bulk and one at the end of the load (as orgsim import)",
+    es_index:
+      "int8_hnsw (server default), num_candidates 500, rescore oversample: the server default (int8: 1; runs before 2026-11-27 used 3), no refresh per bulk and one at the end of the load (as orgsim import)",
     import_batch: LOAD_BATCH,
     seed,
     synthetic,
