@@ -17,7 +17,7 @@ import { loadTest } from "./load-test";
 import { FILTER_LEVELS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName, searchPath } from "./queries";
 import { type BackendName, startServer } from "./server";
 import { type CpuProfile, layerShares } from "./profile-areas";
-import { currentLoad } from "./system";
+import { currentLoad, readIntoPageCache } from "./system";
 
 const argv = process.argv.slice(2).filter((a) => a !== "--");
 const { values: args } = parseArgs({
@@ -45,6 +45,8 @@ const ranking = oneOf<RankingName>("ranking", args.ranking, RANKINGS);
 const repo = findRepoRoot();
 const dataDir = resolve(repo, args["data-dir"]);
 const profileDir = mkdtempSync(join(tmpdir(), "orgsim-profile-"));
+// Its files read once first: the samples should show the search, not the disk.
+readIntoPageCache(dataDir);
 const server = await startServer(repo, { backend, dataDir }, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] });
 
 const ids = organizationIds(dataDir);
