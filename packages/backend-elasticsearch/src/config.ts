@@ -129,7 +129,7 @@ export function resolveConfig(options: ElasticsearchBackendOptions): ResolvedCon
   const dimension = options.dimension;
   if (dimension !== undefined && !(Number.isInteger(dimension) && dimension > 0 && dimension <= 4096))
     throw new Error(`dimension must be an integer in 1..4096: ${dimension}`);
-  const numCandidates = options.numCandidates ?? 500;
+  const numCandidates = options.numCandidates ?? DEFAULT_NUM_CANDIDATES;
   if (!(Number.isInteger(numCandidates) && numCandidates >= 10 && numCandidates <= 10_000))
     throw new Error(`numCandidates must be an integer in 10..10000: ${numCandidates}`);
   const oversample = options.oversample ?? null;
@@ -153,6 +153,9 @@ export function resolveConfig(options: ElasticsearchBackendOptions): ResolvedCon
     typeClaimMs: options.typeClaimMs ?? 30_000,
   };
 }
+
+/** `num_candidates` of a page's search, at least (see ElasticsearchBackendOptions.numCandidates). */
+export const DEFAULT_NUM_CANDIDATES = 500;
 
 /**
  * `oversample` by quantization. Elasticsearch multiplies `num_candidates` by it as well as `k`, so

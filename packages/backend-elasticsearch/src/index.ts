@@ -11,6 +11,7 @@ export { ElasticsearchApiKeyStore } from "./api-key-store";
 export { ElasticsearchCollectionStore, itemIdOf } from "./collection-store";
 export {
   DEFAULT_HNSW,
+  DEFAULT_NUM_CANDIDATES,
   DEFAULT_OVERSAMPLE,
   type ElasticsearchBackendOptions,
   indexNames,

@@ -2,18 +2,37 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { DEFAULT_HNSW, type ElasticsearchBackendOptions, VECTOR_INDEX_TYPES, type VectorIndexType } from "@orgsim/backend-elasticsearch";
+import {
+  DEFAULT_HNSW,
+  DEFAULT_NUM_CANDIDATES,
+  type ElasticsearchBackendOptions,
+  VECTOR_INDEX_TYPES,
+  type VectorIndexType,
+} from "@orgsim/backend-elasticsearch";
 
 export type BackendName = "embedded" | "elasticsearch";
 
 /**
  * The backend's options an operator sets: ELASTICSEARCH_URL, ELASTICSEARCH_API_KEY (or _USERNAME and
  * _PASSWORD), ORGSIM_ES_INDEX_PREFIX, ORGSIM_ES_VECTOR_INDEX (quantization), ORGSIM_ES_HNSW_M and
- * ORGSIM_ES_HNSW_EF_CONSTRUCTION (its graphs), ORGSIM_ES_TYPE_CLAIM_MS, ORGSIM_ES_SHARDS, ORGSIM_ES_REPLICAS.
+ * ORGSIM_ES_HNSW_EF_CONSTRUCTION (its graphs), ORGSIM_ES_NUM_CANDIDATES and ORGSIM_ES_OVERSAMPLE (its
+ * searches), ORGSIM_ES_TYPE_CLAIM_MS, ORGSIM_ES_SHARDS, ORGSIM_ES_REPLICAS.
  */
 export type ElasticsearchConfig = Pick<
   ElasticsearchBackendOptions,
-  "url" | "apiKey" | "username" | "password" | "indexPrefix" | "quantization" | "hnswM" | "hnswEfConstruction" | "typeClaimMs" | "shards" | "replicas"
+  | "url"
+  | "apiKey"
+  | "username"
+  | "password"
+  | "indexPrefix"
+  | "quantization"
+  | "hnswM"
+  | "hnswEfConstruction"
+  | "numCandidates"
+  | "oversample"
+  | "typeClaimMs"
+  | "shards"
+  | "replicas"
 >;
 
 /** The embedded backend's vector index: ORGSIM_VECTOR_INDEX (hnsw or exact), ORGSIM_EXACT_BELOW. */
@@ -88,6 +107,14 @@ function vectorIndexFrom(value: string | undefined): VectorIndexType | undefined
   return value;
 }
 
+/** Unset: the index type's default (the backend's DEFAULT_OVERSAMPLE). Elasticsearch takes 0 (no re-scoring) or 1 to 10. */
+function oversampleFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const oversample = Number(value);
+  if (!(oversample === 0 || (oversample >= 1 && oversample <= 10))) throw new Error(`ORGSIM_ES_OVERSAMPLE must be 0 or a number from 1 to 10; got "${value}"`);
+  return oversample;
+}
+
 function embeddedFrom(env: NodeJS.ProcessEnv): EmbeddedConfig {
   const vectorIndex = env.ORGSIM_VECTOR_INDEX || "hnsw";
   if (vectorIndex !== "hnsw" && vectorIndex !== "exact") throw new Error(`ORGSIM_VECTOR_INDEX must be "hnsw" or "exact"; got "${vectorIndex}"`);
@@ -151,6 +178,9 @@ export function loadConfig(env = process.env): Config {
             // Lucene's bounds; the defaults are the backend's (see ElasticsearchBackendOptions).
             hnswM: intFromEnv("ORGSIM_ES_HNSW_M", DEFAULT_HNSW.m, 1, 512, env),
             hnswEfConstruction: intFromEnv("ORGSIM_ES_HNSW_EF_CONSTRUCTION", DEFAULT_HNSW.efConstruction, 1, 3200, env),
+            // Elasticsearch's ceiling for num_candidates.
+            numCandidates: intFromEnv("ORGSIM_ES_NUM_CANDIDATES", DEFAULT_NUM_CANDIDATES, 10, 10_000, env),
+            oversample: oversampleFrom(env.ORGSIM_ES_OVERSAMPLE),
             typeClaimMs: intFromEnv("ORGSIM_ES_TYPE_CLAIM_MS", 30_000, 100, 3_600_000, env),
             // Elasticsearch's own bounds: at most 1,024 shards an index by default.
             shards: intFromEnv("ORGSIM_ES_SHARDS", 1, 1, 1024, env),

@@ -30,6 +30,22 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_HNSW_M: "600" })).toThrow(/^ORGSIM_ES_HNSW_M must be an integer from 1 to 512; got "600"$/);
   });
 
+  it("reads the Elasticsearch search settings, leaving oversample to the index type unless set", () => {
+    expect(loadConfig(elasticsearch).elasticsearch).toMatchObject({ numCandidates: 500, oversample: undefined });
+    expect(loadConfig({ ...elasticsearch, ORGSIM_ES_NUM_CANDIDATES: "200", ORGSIM_ES_OVERSAMPLE: "1.5" }).elasticsearch).toMatchObject({
+      numCandidates: 200,
+      oversample: 1.5,
+    });
+    expect(loadConfig({ ...elasticsearch, ORGSIM_ES_OVERSAMPLE: "0" }).elasticsearch?.oversample).toBe(0);
+    expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_NUM_CANDIDATES: "20000" })).toThrow(
+      /^ORGSIM_ES_NUM_CANDIDATES must be an integer from 10 to 10000; got "20000"$/,
+    );
+    expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_OVERSAMPLE: "0.5" })).toThrow(/^ORGSIM_ES_OVERSAMPLE must be 0 or a number from 1 to 10; got "0.5"$/);
+    expect(() => loadConfig({ ...elasticsearch, ORGSIM_ES_OVERSAMPLE: "three" })).toThrow(
+      /^ORGSIM_ES_OVERSAMPLE must be 0 or a number from 1 to 10; got "three"$/,
+    );
+  });
+
   it("reads the embedded vector index settings, refusing unknown ones by name", () => {
     expect(loadConfig({}).embedded).toEqual({ vectorIndex: "hnsw", exactBelow: 5_000 });
     expect(loadConfig({ ORGSIM_VECTOR_INDEX: "exact", ORGSIM_EXACT_BELOW: "0" }).embedded).toEqual({ vectorIndex: "exact", exactBelow: 0 });
