@@ -35,12 +35,15 @@ export class OrganizationFigures {
       assertQueryDimension(vector.length, info.dimension);
       // Indexes of an older schema lack `customer_stated` until upgraded.
       await this.index.upgradeSchema(info);
-      return hasFloatScores(info.type, oversampleOf(this.config, info.type)) ? this.fromScores(vector, unique, info.type) : this.fromSource(vector, unique);
+      return hasFloatScores(info.type, oversampleOf(this.config, info.type, "profile"))
+        ? this.fromScores(vector, unique, info.type)
+        : this.fromSource(vector, unique);
     });
   }
 
   private async fromScores(vector: Float32Array, ids: number[], type: VectorIndexType): Promise<Figures> {
-    const search = (field: string) => knnOfIds(vector, field, ids, type, oversampleOf(this.config, type));
+    const search = (field: string) =>
+      knnOfIds(vector, field, ids, type, oversampleOf(this.config, type, field === VECTOR_FIELD.customer ? "customer" : "profile"));
     const searches: estypes.MsearchRequestItem[] = [
       {},
       { ...search(VECTOR_FIELD.profile), docvalue_fields: [...ID_ONLY.docvalue_fields, "customer_stated"] },

@@ -95,7 +95,7 @@ export class OrganizationSearch {
       if (unknown.length === 0) return known;
       const response = await this.client.search({
         index: this.name.alias,
-        ...knnOfIds(vector, field, unknown, info.type, oversampleOf(this.config, info.type)),
+        ...knnOfIds(vector, field, unknown, info.type, oversampleOf(this.config, info.type, kind)),
       });
       for (const hit of response.hits.hits) known.set(idOfHit(hit), cosineOfScore(hit._score));
       return known;
@@ -125,7 +125,8 @@ export class OrganizationSearch {
    * the float vectors; not for quantized ones without re-scoring (oversample 0).
    */
   private floatScores(type: VectorIndexType): boolean {
-    return hasFloatScores(type, oversampleOf(this.config, type));
+    // Whether it re-scores at all does not depend on the kind.
+    return hasFloatScores(type, oversampleOf(this.config, type, "profile"));
   }
 
   /**

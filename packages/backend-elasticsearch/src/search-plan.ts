@@ -25,7 +25,7 @@ export interface SearchPlan {
   similarity: number | null;
 }
 
-type PageQuery = Pick<VectorQuery, "offset" | "size" | "minScore">;
+type PageQuery = Pick<VectorQuery, "offset" | "size" | "minScore" | "kind">;
 type PlanConfig = Pick<ResolvedConfig, "exact" | "numCandidates" | "oversample">;
 
 /** The first request for a page: the page and MARGIN hits on each side. */
@@ -45,7 +45,7 @@ export function widerPlan(config: PlanConfig, query: PageQuery, type: VectorInde
 function plan(config: PlanConfig, query: PageQuery, type: VectorIndexType, keep: number, throughLast: boolean): SearchPlan {
   const k = query.offset + query.size;
   const numCandidates = config.exact ? MAX_CANDIDATES : Math.min(MAX_CANDIDATES, Math.max(config.numCandidates, CANDIDATES_PER_HIT * keep));
-  const oversample = oversampleOf(config, type);
+  const oversample = oversampleOf(config, type, query.kind);
   const rescoring = isQuantized(type) && oversample > 0;
   // The `similarity` floor is the raw cosine (not the (1 + cos) / 2 score); lowered a little below
   // min_score because ES computes in float32 (or, without re-scoring, on quantized vectors), then

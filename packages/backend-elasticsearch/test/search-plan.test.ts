@@ -49,6 +49,13 @@ describe("elasticsearch: re-scoring of a page", () => {
     expect(rescoreOf("int8_hnsw", resolveConfig({ url: "http://127.0.0.1:9200", oversample: 2 }))).toMatchObject({ rescore_vector: { oversample: 2 } });
   });
 
+  it("re-scores customer vectors three times over whatever the type's default, unless configured", () => {
+    const customers = { ...page(0, 10), kind: "customer" as const };
+    const rescore = (options = config) => knnSearchBody(customers, pagePlan(options, customers, "int8_hnsw"), false).knn;
+    expect(rescore()).toMatchObject({ rescore_vector: { oversample: 3 } });
+    expect(rescore(resolveConfig({ url: "http://127.0.0.1:9200", oversample: 1 }))).toMatchObject({ rescore_vector: { oversample: 1 } });
+  });
+
   it("leaves float indexes and a configured 0 without re-scoring", () => {
     expect(rescoreOf("hnsw")).not.toHaveProperty("rescore_vector");
     expect(rescoreOf("int8_hnsw", resolveConfig({ url: "http://127.0.0.1:9200", oversample: 0 }))).not.toHaveProperty("rescore_vector");
