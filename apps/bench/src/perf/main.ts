@@ -145,7 +145,7 @@ const results: PerfResults = {
     es_heap: args["es-heap"],
     es_port: Number(args["es-port"]),
     es_index:
-      "int8_hnsw (server default), num_candidates 500, rescore oversample: the server default (int8: 1; runs before 2026-11-27 used 3), no refresh per bulk and one at the end of the load (as orgsim import)",
+      "int8_hnsw (server default), num_candidates 500, rescore oversample: the server default (int8: 1 since commit 687aae0, 3 before), no refresh per bulk and one at the end of the load (as orgsim import)",
     import_batch: LOAD_BATCH,
     seed,
     synthetic,

@@ -279,7 +279,7 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
       return `${l} ${raw?.p50} / ${raw?.p99}, the server's similar-to-organization (no filter, c=${low}) p50 is ${overFloor(s, "elasticsearch", raw?.p50)}`;
     };
     out.push(
-      "Elasticsearch's floor: its own kNN `_search` with the server's settings (k 20, 500 candidates, int8 re-scoring, ties by id, the organization excluded; ids only, no `_source`, " +
+      "Elasticsearch's floor: its own kNN `_search` with the server's settings (k 20, 500 candidates, int8 re-scoring with the server's `oversample`: 1 in runs from commit 687aae0 on, 3 before, ties by id, the organization excluded; ids only, no `_source`, " +
         "read from the `id` doc values in runs from commit 41a65e6 on, as the server reads them, from each hit's stored `_id` before), " +
         `one query at a time over a kept-alive connection from the bench process, for the same organizations (p50 / p99 ms): ${esFloors.map(describe).join("; ")}.`,
       "",
@@ -365,7 +365,7 @@ function recallSection({ scales }: ReportContext): string[] {
     "",
     ...(embeddedColumns.length ? recallRows(embeddedColumns) : ["No scale measured yet."]),
     "",
-    "**Elasticsearch** runs with the server's defaults (`int8_hnsw`, `num_candidates` 500 per segment, re-scoring with the float vectors; graphs built with `m` 32 and `ef_construction` 200 since commit 3076e10, Lucene's 16 and 100 in runs before it: each scale's heading gives its run's commit). " +
+    "**Elasticsearch** runs with the server's defaults (`int8_hnsw`, `num_candidates` 500 per segment, re-scoring with the float vectors, `oversample` 1 in runs from commit 687aae0 on and 3 before (Elasticsearch multiplies `num_candidates` by it too); graphs built with `m` 32 and `ef_construction` 200 since commit 3076e10, Lucene's 16 and 100 in runs before it: each scale's heading gives its run's commit). " +
       'Each scale is measured as loaded (the segments the import left, each searched with its own graph) and, where a column says "1 segment", again after a force merge into one segment ' +
       "(one graph per vector field: what a long-lived index tends towards, and the hardest case for recall).",
     "",
