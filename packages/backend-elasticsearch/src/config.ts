@@ -92,7 +92,7 @@ export interface ResolvedConfig {
   refresh: boolean | "wait_for";
   exact: boolean;
   numCandidates: number;
-  /** null: the index type's default (oversampleOf). */
+  /** null: the default of the index type and vector kind (oversampleOf). */
   oversample: number | null;
   requestTimeoutMs: number;
   maxRetries: number;

@@ -131,8 +131,8 @@ export function diskUsage(path: string): number {
 
 /**
  * Reads every file under `dir` once, so that the OS page cache holds them, and returns the bytes
- * read. A data directory written by an earlier run may have left the cache (the machine restarted):
- * its memory-mapped graphs and SQLite pages would then come from disk during the first load runs.
+ * read. A data directory written by an earlier run may have left the cache (a restart, or this
+ * machine's VM dropping it within minutes: measured on a 470 MB SQLite file): its memory-mapped graphs and SQLite pages would then come from disk during the first load runs.
  */
 export function readIntoPageCache(dir: string): number {
   const buffer = Buffer.allocUnsafe(16 * 2 ** 20);
