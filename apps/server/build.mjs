@@ -1,6 +1,6 @@
 // Bundles the orgsim command (server, import, MCP stdio share it) into dist/ for `node dist/orgsim.mjs`.
-// Native and data-carrying packages stay external: they load files next to their own code (usearch and simsimd
-// find their prebuilt binaries from their own paths, which a bundle does not have). Each is a dependency of this package, so that
+// Native and data-carrying packages stay external: they load files next to their own code (usearch
+// finds its prebuilt binary from its own path, which a bundle does not have). Each is a dependency of this package, so that
 // dist/orgsim.mjs resolves it from apps/server/node_modules, and from the node_modules of `pnpm deploy`.
 import { build } from "esbuild";
 
@@ -14,7 +14,7 @@ await build({
   format: "esm",
   sourcemap: true,
   // pino starts its transports (pino-pretty) in worker threads from its own files.
-  external: ["better-sqlite3", "onnxruntime-node", "swagger-ui-dist", "usearch", "simsimd", "pino", "pino-pretty"],
+  external: ["better-sqlite3", "onnxruntime-node", "swagger-ui-dist", "usearch", "pino", "pino-pretty"],
   // CommonJS dependencies inside an ES module bundle still call require().
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   logLevel: "warning",

@@ -22,8 +22,7 @@ import { CodeLists } from "./code-lists";
 import { FilterCache, FilteredRows } from "./filtered-rows";
 import { LexicalIndex, type LexicalSnapshot } from "./lexical-index";
 import { RowVectors } from "./row-vectors";
-import { dotAt } from "./simd-dot";
-import type { SnapshotArray } from "./snapshot-file";
+import type { SnapshotArray, SnapshotReader } from "./snapshot-file";
 import { TopK } from "./top-k";
 import type { VectorGraphs } from "./vector-graphs";
 
@@ -209,9 +208,7 @@ export class MemoryIndex {
   /** The current `kind` vector of an organization (a view, valid until the next write), or null. */
   vectorOf(id: number, kind: VectorKind): Float32Array | null {
     const row = this.rowById.get(id);
-    const vectors = this.vectors[kind];
-    const at = row === undefined ? -1 : vectors.offsetOf(row);
-    return at < 0 ? null : vectors.matrix.subarray(at, at + this.dimension);
+    return row === undefined ? null : this.vectors[kind].vectorOf(row);
   }
 
   /** Lets rankings of more than `exactBelow` candidate rows take their candidates from `graphs`. */
@@ -408,7 +405,7 @@ export class MemoryIndex {
   }
 
   /**
-   * The hits ranked offset..offset+size by exact cosine (dot product of unit vectors, simd-dot.ts)
+   * The hits ranked offset..offset+size by exact cosine (dot product of unit vectors, vector-matrix/)
    * desc, id asc, at or above minScore, among the rows passing the filter (`filtered`, all
    * when null) less `excludedIds`. Which rows are scored is the planner's choice (candidate-plan.ts).
    */
@@ -429,18 +426,12 @@ export class MemoryIndex {
       excludedIds: excluded,
       rowOf: (id) => this.rowById.get(id),
     });
-    const vectors = this.vectors[kind];
-    const matrix = vectors.matrix;
     const minScore = options.minScore ?? Number.NEGATIVE_INFINITY;
     const heap = new TopK(k, this.ids);
-    const count = rows ? rows.length : this.n;
-    for (let c = 0; c < count; c++) {
-      const row = rows ? (rows[c] as number) : c;
-      const at = vectors.offsetOf(row);
-      if (at < 0 || (excluded.size > 0 && excluded.has(this.ids[row] as number))) continue;
-      const score = dotAt(query, matrix, at, d);
+    const skip = excluded.size > 0 ? (row: number) => excluded.has(this.ids[row] as number) : null;
+    this.vectors[kind].score(query, rows, rows ? rows.length : this.n, skip, (row, score) => {
       if (score >= minScore) heap.offer(row, score);
-    }
+    });
     return heap
       .sorted()
       .slice(options.offset)
@@ -471,37 +462,32 @@ export class MemoryIndex {
 
   /** Exact cosine of `query` against the `kind` vector of each of `ids` that has one. */
   similarities(query: Float32Array, kind: VectorKind, ids: readonly number[]): Map<number, number> {
-    const d = this.dimension;
-    const vectors = this.vectors[kind];
     const out = new Map<number, number>();
-    for (const id of ids) {
-      const row = this.rowById.get(id);
-      const at = row === undefined ? -1 : vectors.offsetOf(row);
-      if (at >= 0) out.set(id, dotAt(query, vectors.matrix, at, d));
-    }
+    const rows = this.rowsOf(ids);
+    this.vectors[kind].score(query, rows, rows.length, null, (row, score) => out.set(this.ids[row] as number, score));
     return out;
+  }
+
+  /** The rows of those of `ids` that exist. */
+  private rowsOf(ids: readonly number[]): number[] {
+    return ids.flatMap((id) => this.rowById.get(id) ?? []);
   }
 
   /** Both exact cosines of `query` and the stated-customers flag of each of `ids` that exists (similarities' cosines). */
   customerBaseFigures(query: Float32Array, ids: readonly number[]): Map<number, CustomerBaseFigures> {
-    const d = this.dimension;
     const out = new Map<number, CustomerBaseFigures>();
-    for (const id of ids) {
-      const row = this.rowById.get(id);
-      if (row === undefined) continue;
-      const { profile, customer } = this.vectors;
-      const atCustomer = customer.offsetOf(row);
-      out.set(id, {
-        customer: atCustomer >= 0 ? dotAt(query, customer.matrix, atCustomer, d) : null,
-        profile: dotAt(query, profile.matrix, profile.offsetOf(row), d),
-        customerStated: this.customerStated[row] === 1,
-      });
-    }
+    const rows = this.rowsOf(ids);
+    this.vectors.profile.score(query, rows, rows.length, null, (row, profile) =>
+      out.set(this.ids[row] as number, { customer: null, profile, customerStated: this.customerStated[row] === 1 }),
+    );
+    this.vectors.customer.score(query, rows, rows.length, null, (row, customer) => {
+      (out.get(this.ids[row] as number) as CustomerBaseFigures).customer = customer;
+    });
     return out;
   }
 
   /** Everything the index holds but its graphs, as a JSON-able meta and named arrays (see snapshot-file.ts). */
-  snapshot(): { meta: MemorySnapshotMeta; arrays: Record<string, SnapshotArray> } {
+  snapshot(): { meta: MemorySnapshotMeta; arrays: Record<string, SnapshotArray | SnapshotArray[]> } {
     this.indexTexts();
     const n = this.n;
     const d = this.dimension;
@@ -514,7 +500,7 @@ export class MemoryIndex {
       codes: { places: this.places.values(), categories: this.categoryCodes.values(), ranges: this.rangeCodes.values(), stages: this.stageCodes.values() },
       lexical: { profile: lexical.profile.meta, customer: lexical.customer.meta },
     };
-    const columns: Record<string, SnapshotArray> = {
+    const columns: Record<string, SnapshotArray | SnapshotArray[]> = {
       ids: this.ids.subarray(0, n),
       hqCountry: this.hqCountry.subarray(0, n),
       hqSubdivision: this.hqSubdivision.subarray(0, n),
@@ -537,7 +523,8 @@ export class MemoryIndex {
   }
 
   /** The index a snapshot holds; `array` reads a named array of it; `denseVectors`: a snapshot of format 2, each kind's vectors a matrix of every row. */
-  static restore(meta: MemorySnapshotMeta, array: <T extends SnapshotArray>(name: string) => T, denseVectors = false): MemoryIndex {
+  static restore(meta: MemorySnapshotMeta, reader: SnapshotReader, denseVectors = false): MemoryIndex {
+    const array = <T extends SnapshotArray>(name: string) => reader.array<T>(name);
     const index = new MemoryIndex(meta.dimension);
     const n = meta.n;
     const self = index as unknown as Record<string, unknown>;
@@ -552,8 +539,8 @@ export class MemoryIndex {
           customer: RowVectors.fromDense(meta.dimension, true, n, array<Float32Array<ArrayBuffer>>("customer"), array<Uint8Array<ArrayBuffer>>("hasCustomer")),
         }
       : {
-          profile: RowVectors.restore(meta.dimension, false, n, (name) => array(`profile.vectors.${name}`)),
-          customer: RowVectors.restore(meta.dimension, true, n, (name) => array(`customer.vectors.${name}`)),
+          profile: RowVectors.restore(meta.dimension, false, n, reader, "profile.vectors."),
+          customer: RowVectors.restore(meta.dimension, true, n, reader, "customer.vectors."),
         };
     for (let r = 0; r < n; r++) index.rowById.set(index.ids[r] as number, r);
     index.placeCodes = new CodeLists(array<Uint32Array<ArrayBuffer>>("placeStarts"), array<Uint32Array<ArrayBuffer>>("placeValues"));

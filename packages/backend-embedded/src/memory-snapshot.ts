@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryIndex, type MemorySnapshotMeta } from "./memory-index";
-import { readSnapshot, writeSnapshot } from "./snapshot-file";
+import { readSnapshot, type SnapshotReader, writeSnapshot } from "./snapshot-file";
 import type { GraphStamp } from "./vector-graphs";
 
 const FILE = "orgsim.memory.bin";
@@ -31,7 +31,7 @@ export function saveMemorySnapshot(dir: string, index: MemoryIndex, stamp: Graph
  * it is to be saved again); null otherwise (or when unreadable: the caller reads SQLite).
  */
 export function loadMemorySnapshot(dir: string, stamp: GraphStamp): { index: MemoryIndex; current: boolean } | null {
-  return readMatching(dir, stamp, (meta, array) => ({ index: MemoryIndex.restore(meta.memory, array, meta.format === 2), current: meta.format === FORMAT }));
+  return readMatching(dir, stamp, (meta, reader) => ({ index: MemoryIndex.restore(meta.memory, reader, meta.format === 2), current: meta.format === FORMAT }));
 }
 
 /** Whether the saved index reflects exactly `stamp` (its header only is read). */
@@ -39,7 +39,7 @@ export function memorySnapshotMatches(dir: string, stamp: GraphStamp): boolean {
   return readMatching(dir, stamp, () => true) ?? false;
 }
 
-function readMatching<T>(dir: string, stamp: GraphStamp, read: (meta: SnapshotMeta, array: ReturnType<typeof readSnapshot>["array"]) => T): T | null {
+function readMatching<T>(dir: string, stamp: GraphStamp, read: (meta: SnapshotMeta, reader: SnapshotReader) => T): T | null {
   const file = join(dir, FILE);
   if (!existsSync(file)) return null;
   try {
@@ -48,7 +48,7 @@ function readMatching<T>(dir: string, stamp: GraphStamp, read: (meta: SnapshotMe
       const { meta } = snapshot;
       if (!READABLE.includes(meta.format) || meta.generation !== stamp.generation || meta.modelId !== stamp.modelId || meta.dimension !== stamp.dimension)
         return null;
-      return read(meta, snapshot.array);
+      return read(meta, snapshot);
     } finally {
       snapshot.close();
     }

@@ -17,6 +17,15 @@ interface Placement {
   length: number;
 }
 
+/** Reads a snapshot's arrays by name. */
+export interface SnapshotReader {
+  array<T extends SnapshotArray>(name: string): T;
+  /** Elements in array `name`. */
+  lengthOf(name: string): number;
+  /** Reads `target.length` elements of array `name`, from element `from` on, into `target`. */
+  readInto(name: string, target: SnapshotArray, from: number): void;
+}
+
 interface Header<M> {
   meta: M;
   arrays: Record<string, Placement>;
@@ -27,13 +36,17 @@ const align8 = (n: number) => Math.ceil(n / 8) * 8;
 const CHUNK = 1 << 30;
 
 /** Writes `arrays` and `meta` to `file` through a temporary file and a rename: a reader sees a whole file or none. */
-export function writeSnapshot<M>(file: string, meta: M, arrays: Record<string, SnapshotArray>): void {
+export function writeSnapshot<M>(file: string, meta: M, arrays: Record<string, SnapshotArray | SnapshotArray[]>): void {
+  const chunked = Object.entries(arrays).map(([name, array]) => [name, Array.isArray(array) ? array : [array]] as const);
   const placements: Record<string, Placement> = {};
   const probe = (offset: number) => {
     let at = offset;
-    for (const [name, array] of Object.entries(arrays)) {
-      placements[name] = { type: array.constructor.name as ArrayTypeName, offset: at, length: array.length };
-      at = align8(at + array.byteLength);
+    for (const [name, chunks] of chunked) {
+      const type = (chunks[0]?.constructor.name ?? "Float32Array") as ArrayTypeName;
+      if (chunks.some((chunk) => chunk.constructor.name !== type)) throw new Error(`snapshot array "${name}" mixes element types`);
+      const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+      placements[name] = { type, offset: at, length };
+      at = align8(at + length * ARRAY_TYPES[type].BYTES_PER_ELEMENT);
     }
   };
   // The header holds the offsets, which depend on the header's own length: settle it in two passes.
@@ -50,10 +63,13 @@ export function writeSnapshot<M>(file: string, meta: M, arrays: Record<string, S
     const length = Buffer.alloc(4);
     length.writeUInt32LE(headerBytes.length);
     writeSync(fd, Buffer.concat([MAGIC, length, headerBytes]), 0, undefined, 0);
-    for (const [name, array] of Object.entries(arrays)) {
-      const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      const at = (placements[name] as Placement).offset;
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, Math.min(CHUNK, bytes.length - done), at + done);
+    for (const [name, chunks] of chunked) {
+      let at = (placements[name] as Placement).offset;
+      for (const chunk of chunks) {
+        const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, Math.min(CHUNK, bytes.length - done), at + done);
+        at += bytes.length;
+      }
     }
   } finally {
     closeSync(fd);
@@ -62,7 +78,7 @@ export function writeSnapshot<M>(file: string, meta: M, arrays: Record<string, S
 }
 
 /** The meta of a snapshot file, and a reader of its arrays by name. Throws when the file is not a whole snapshot. */
-export function readSnapshot<M>(file: string): { meta: M; array<T extends SnapshotArray>(name: string): T; close(): void } {
+export function readSnapshot<M>(file: string): SnapshotReader & { meta: M; close(): void } {
   const fd = openSync(file, "r");
   try {
     const start = Buffer.alloc(MAGIC.length + 4);
@@ -71,18 +87,31 @@ export function readSnapshot<M>(file: string): { meta: M; array<T extends Snapsh
     const headerBytes = Buffer.alloc(start.readUInt32LE(MAGIC.length));
     readSync(fd, headerBytes, 0, headerBytes.length, start.length);
     const header = JSON.parse(headerBytes.toString("utf8")) as Header<M>;
+    const placementOf = (name: string): Placement => {
+      const placement = header.arrays[name];
+      if (!placement) throw new Error(`${file} holds no array "${name}"`);
+      return placement;
+    };
+    const readInto = (name: string, target: SnapshotArray, from: number): void => {
+      const placement = placementOf(name);
+      if (target.constructor.name !== placement.type) throw new Error(`${file}: array "${name}" is a ${placement.type}, not a ${target.constructor.name}`);
+      if (from < 0 || from + target.length > placement.length) throw new Error(`${file}: array "${name}" has no elements ${from} to ${from + target.length}`);
+      const bytes = new Uint8Array(target.buffer, target.byteOffset, target.byteLength);
+      const offset = placement.offset + from * target.BYTES_PER_ELEMENT;
+      for (let done = 0; done < bytes.length; ) {
+        const read = readSync(fd, bytes, done, Math.min(CHUNK, bytes.length - done), offset + done);
+        if (read === 0) throw new Error(`${file} ends inside array "${name}"`);
+        done += read;
+      }
+    };
     return {
       meta: header.meta,
+      lengthOf: (name) => placementOf(name).length,
+      readInto,
       array<T extends SnapshotArray>(name: string): T {
-        const placement = header.arrays[name];
-        if (!placement) throw new Error(`${file} holds no array "${name}"`);
+        const placement = placementOf(name);
         const array = new ARRAY_TYPES[placement.type](placement.length);
-        const bytes = new Uint8Array(array.buffer);
-        for (let done = 0; done < bytes.length; ) {
-          const read = readSync(fd, bytes, done, Math.min(CHUNK, bytes.length - done), placement.offset + done);
-          if (read === 0) throw new Error(`${file} ends inside array "${name}"`);
-          done += read;
-        }
+        readInto(name, array, 0);
         return array as T;
       },
       close: () => closeSync(fd),

@@ -1,19 +1,38 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { rng, unitVector } from "@orgsim/testing";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { RowVectors } from "../src/row-vectors";
+import { readSnapshot, writeSnapshot } from "../src/snapshot-file";
 
 const D = 4;
+const dir = mkdtempSync(join(tmpdir(), "orgsim-row-vectors-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** What a row holds, read back through offsetOf. */
+/** What a row holds. */
 const vectorAt = (vectors: RowVectors, row: number) => {
-  const at = vectors.offsetOf(row);
-  return at < 0 ? null : Array.from(vectors.matrix.subarray(at, at + D));
+  const vector = vectors.vectorOf(row);
+  return vector ? Array.from(vector) : null;
+};
+
+/** `vectors` saved to a snapshot file and read back, as a store's start reads them. */
+const savedAndRead = (vectors: RowVectors, slotted: boolean, rows: number) => {
+  const file = join(dir, `vectors-${slotted}.bin`);
+  writeSnapshot(file, {}, vectors.snapshot(rows));
+  const reader = readSnapshot(file);
+  try {
+    return RowVectors.restore(D, slotted, rows, reader);
+  } finally {
+    reader.close();
+  }
 };
 
 describe("RowVectors", () => {
   it.each([false, true])("holds what was set, through moves (row removals) and a snapshot, slotted: %s", (slotted) => {
     const random = rng(5);
-    const vectors = new RowVectors(D, slotted);
+    // Segments of 64 rows: the matrix spans several memories, saved as one array.
+    const vectors = new RowVectors(D, slotted, 64);
     const model: (number[] | null)[] = [];
     let rows = 0;
     for (let step = 0; step < 3_000; step++) {
@@ -39,15 +58,13 @@ describe("RowVectors", () => {
       expect(v.count(rows)).toBe(model.filter((m) => m !== null).length);
     };
     check(vectors);
-    const arrays = vectors.snapshot(rows);
-    const restored = RowVectors.restore(D, slotted, rows, (name) => (arrays[name] as Float32Array).slice());
+    const restored = savedAndRead(vectors, slotted, rows);
     check(restored);
     // The restored vectors take writes as the original would (freed slots are reused).
     restored.reserveRows(rows + 1);
     restored.set(rows, new Float32Array([1, 0, 0, 0]));
     expect(vectorAt(restored, rows)).toEqual([1, 0, 0, 0]);
     check(restored);
-    if (slotted) expect(restored.matrix.length).toBeLessThanOrEqual(vectors.matrix.length);
   });
 
   it("reads vectors saved densely (snapshot format 2) into slots, leaving out rows marked without one", () => {
@@ -59,5 +76,35 @@ describe("RowVectors", () => {
     expect(slotted.count(rows)).toBe(3);
     const all = RowVectors.fromDense(D, false, rows, dense, new Uint8Array(0));
     expect(vectorAt(all, 4)).toEqual([17, 18, 19, 20]);
+  });
+});
+
+describe("RowVectors.score", () => {
+  it("scores each candidate with a vector, skips what it is told to, and batches past BATCH_ROWS", () => {
+    const random = rng(9);
+    const rows = 5_000;
+    const vectors = new RowVectors(D, true, 1_024);
+    vectors.reserveRows(rows);
+    const model = Array.from({ length: rows }, (_, row) => (row % 3 === 0 ? null : unitVector(D, random)));
+    for (const [row, vector] of model.entries()) vectors.set(row, vector);
+    const query = unitVector(D, random);
+    const candidates = Int32Array.from({ length: 4_500 }, (_, i) => (i * 7) % rows);
+    const seen: [number, number][] = [];
+    vectors.score(
+      query,
+      candidates,
+      candidates.length,
+      (row) => row % 5 === 0,
+      (row, score) => seen.push([row, score]),
+    );
+    const expected = [...candidates].filter((row) => model[row] && row % 5 !== 0);
+    expect(seen.map(([row]) => row)).toEqual(expected);
+    for (const [row, score] of seen) {
+      const vector = model[row] as Float32Array;
+      expect(score).toBeCloseTo(
+        vector.reduce((sum, x, i) => sum + x * (query[i] as number), 0),
+        6,
+      );
+    }
   });
 });

@@ -21,7 +21,7 @@ export interface CpuProfile {
 /** Layers, tested against a frame's URL in this order. */
 const LAYERS: [string, RegExp][] = [
   ["vector graphs (usearch)", /usearch/],
-  ["dot products (simsimd)", /simsimd/],
+  ["dot products (WebAssembly kernel)", /^wasm:|vector-matrix\//],
   ["embedded store: memory and word indexes, SQLite reads", /backend-embedded\/|better-sqlite3/],
   ["Elasticsearch client", /@elastic\//],
   ["core: search service, fusion, explanations", /packages\/core\//],
