@@ -428,9 +428,15 @@ export class MemoryIndex {
     });
     const minScore = options.minScore ?? Number.NEGATIVE_INFINITY;
     const heap = new TopK(k, this.ids);
-    const skip = excluded.size > 0 ? (row: number) => excluded.has(this.ids[row] as number) : null;
-    this.vectors[kind].score(query, rows, rows ? rows.length : this.n, skip, (row, score) => {
-      if (score >= minScore) heap.offer(row, score);
+    const ids = this.ids;
+    this.vectors[kind].score(query, rows, rows ? rows.length : this.n, (batch, scores, n) => {
+      for (let i = 0; i < n; i++) {
+        const score = scores[i] as number;
+        // Most rows fall short of the heap: the exclusion check is left for those that make it.
+        if (score < minScore || score < heap.threshold) continue;
+        const row = batch[i] as number;
+        if (excluded.size === 0 || !excluded.has(ids[row] as number)) heap.offer(row, score);
+      }
     });
     return heap
       .sorted()
@@ -464,7 +470,9 @@ export class MemoryIndex {
   similarities(query: Float32Array, kind: VectorKind, ids: readonly number[]): Map<number, number> {
     const out = new Map<number, number>();
     const rows = this.rowsOf(ids);
-    this.vectors[kind].score(query, rows, rows.length, null, (row, score) => out.set(this.ids[row] as number, score));
+    this.vectors[kind].score(query, rows, rows.length, (batch, scores, n) => {
+      for (let i = 0; i < n; i++) out.set(this.ids[batch[i] as number] as number, scores[i] as number);
+    });
     return out;
   }
 
@@ -477,11 +485,14 @@ export class MemoryIndex {
   customerBaseFigures(query: Float32Array, ids: readonly number[]): Map<number, CustomerBaseFigures> {
     const out = new Map<number, CustomerBaseFigures>();
     const rows = this.rowsOf(ids);
-    this.vectors.profile.score(query, rows, rows.length, null, (row, profile) =>
-      out.set(this.ids[row] as number, { customer: null, profile, customerStated: this.customerStated[row] === 1 }),
-    );
-    this.vectors.customer.score(query, rows, rows.length, null, (row, customer) => {
-      (out.get(this.ids[row] as number) as CustomerBaseFigures).customer = customer;
+    this.vectors.profile.score(query, rows, rows.length, (batch, scores, n) => {
+      for (let i = 0; i < n; i++) {
+        const row = batch[i] as number;
+        out.set(this.ids[row] as number, { customer: null, profile: scores[i] as number, customerStated: this.customerStated[row] === 1 });
+      }
+    });
+    this.vectors.customer.score(query, rows, rows.length, (batch, scores, n) => {
+      for (let i = 0; i < n; i++) (out.get(this.ids[batch[i] as number] as number) as CustomerBaseFigures).customer = scores[i] as number;
     });
     return out;
   }

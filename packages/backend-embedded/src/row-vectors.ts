@@ -97,27 +97,22 @@ export class RowVectors {
 
   /**
    * Scores `query` against the vector of each candidate row (the first `count` of `candidates`, or
-   * rows 0 to count - 1 when null) that has one and that `skip` does not leave out, and calls
-   * `visit` with each row and its dot product, a batch of rows at a time.
+   * rows 0 to count - 1 when null) that has one, a batch at a time: `visit` gets the batch's rows,
+   * their dot products, and how many there are (the arrays are reused by the next batch). A batch,
+   * not a call a row: at 1M a restrictive filter's 26,000 rows cost 2.7 ms in per-row calls alone.
    */
-  score(
-    query: Float32Array,
-    candidates: ArrayLike<number> | null,
-    count: number,
-    skip: ((row: number) => boolean) | null,
-    visit: (row: number, score: number) => void,
-  ): void {
+  score(query: Float32Array, candidates: ArrayLike<number> | null, count: number, visit: (rows: Int32Array, scores: Float32Array, n: number) => void): void {
     const { batchRows, batchSlots, batchScores } = this;
     let n = 0;
     const flush = () => {
       this.matrix.score(query, batchSlots, n, batchScores);
-      for (let i = 0; i < n; i++) visit(batchRows[i] as number, batchScores[i] as number);
+      visit(batchRows, batchScores, n);
       n = 0;
     };
     for (let c = 0; c < count; c++) {
       const row = candidates ? (candidates[c] as number) : c;
       const slot = this.slotOf(row);
-      if (slot === NONE || skip?.(row)) continue;
+      if (slot === NONE) continue;
       batchRows[n] = row;
       batchSlots[n++] = slot;
       if (n === BATCH_ROWS) flush();

@@ -19,6 +19,11 @@ export class TopK {
     return scoreA < scoreB || (scoreA === scoreB && (this.ids[rowA] as number) > (this.ids[rowB] as number));
   }
 
+  /** Scores below this cannot enter (-Infinity until k rows are kept); one equal to it may, by id. */
+  get threshold(): number {
+    return this.length < this.k ? Number.NEGATIVE_INFINITY : (this.scores[0] as number);
+  }
+
   offer(row: number, score: number): void {
     if (this.length < this.k) {
       // Sift up.
