@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The orgsim command: `serve` (default), `import` and `keys`. */
+/** The orgsim command: `serve` (default), `import`, `optimize` and `keys`. */
 import cluster from "node:cluster";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
@@ -37,6 +37,16 @@ program
     const fromUser = (path: string) => resolve(userCwd(), path);
     const { importCommand } = await import("./import-command");
     process.exitCode = await importCommand(fromUser(file), { ...options, mapping: fromUser(options.mapping) }, loadConfig());
+  });
+
+program
+  .command("optimize")
+  .description(
+    "after a large import into Elasticsearch: merge the organization index into one segment a shard (kNN searches every segment's graph); the embedded store has nothing to merge",
+  )
+  .action(async () => {
+    const { optimizeBackend } = await import("@orgsim/runtime");
+    await optimizeBackend(loadConfig(), (line) => console.log(line));
   });
 
 program.addCommand(keysCommand());

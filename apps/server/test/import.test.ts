@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { api, backendEnv, orgsimArgs, removeDir, type TestServer, startServer } from "./harness";
+import { api, backendEnv, orgsimArgs, removeDir, TEST_BACKEND, type TestServer, startServer } from "./harness";
 
 const run = promisify(execFile);
 const SERVER_DIR = join(import.meta.dirname, "..");
@@ -58,6 +58,11 @@ describe("orgsim import", () => {
     writeFileSync(file, head);
     const result = await orgsimImport(file, join(REPO, "examples", "mappings", "yc.json"));
     expect(result.stdout).toMatch(/imported 150/);
+  });
+
+  it("orgsim optimize merges what the import left: Elasticsearch into one segment a shard; the embedded store has nothing to merge", async () => {
+    const { stdout } = await run(process.execPath, orgsimArgs(["optimize"]), { cwd: SERVER_DIR, env: { ...process.env, ...backendEnv(dataDir) } });
+    expect(stdout).toMatch(TEST_BACKEND === "elasticsearch" ? /-organizations: 1 segment after \d+ s/ : /embedded store: nothing to merge/);
   });
 
   it("serves the imported organizations", async () => {

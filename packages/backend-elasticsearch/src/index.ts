@@ -24,6 +24,7 @@ export {
 export { ID_ONLY } from "./id-hits";
 export { filterQuery, organizationMappings, toDocument } from "./organization-document";
 export { ElasticsearchOrganizationStore, MAX_CANDIDATES } from "./organization-store";
+export type { SegmentMerge } from "./segment-merge";
 
 export interface ElasticsearchBackend {
   organizations: ElasticsearchOrganizationStore;

@@ -24,12 +24,14 @@ import type {
   VectorQuery,
 } from "@orgsim/core";
 import type { IndexName, ResolvedConfig } from "./config";
+import { guarded } from "./errors";
 import { OrganizationDocuments } from "./organization-documents";
 import { OrganizationFigures } from "./organization-figures";
 import { type IndexInfo, OrganizationIndex } from "./organization-index";
 import { OrganizationLookup } from "./organization-lookup";
 import { OrganizationSearch } from "./organization-search";
 import { OrganizationTerms } from "./organization-terms";
+import { mergeSegments, type SegmentMerge } from "./segment-merge";
 
 export { MAX_CANDIDATES, type SearchPlan } from "./search-plan";
 
@@ -45,8 +47,8 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
 
   constructor(
     private readonly client: Client,
-    config: ResolvedConfig,
-    name: IndexName,
+    private readonly config: ResolvedConfig,
+    private readonly name: IndexName,
     private readonly onClose: () => Promise<void> = () => client.close(),
   ) {
     this.index = new OrganizationIndex(client, config, name);
@@ -137,6 +139,11 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
   /** Makes every write so far visible to searches (after writes made with `refresh: false`). */
   async refresh(): Promise<void> {
     await this.index.refresh();
+  }
+
+  /** Merges the index into one segment per shard (`orgsim optimize`, segment-merge.ts); `log` hears how it goes. */
+  mergeSegments(log: (line: string) => void): Promise<SegmentMerge> {
+    return guarded(this.config.url, () => mergeSegments(this.client, this.name.alias, log));
   }
 
   async close(): Promise<void> {

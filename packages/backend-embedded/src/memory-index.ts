@@ -571,7 +571,8 @@ export class MemoryIndex {
   }
 
   private grow(atLeast = 0): void {
-    // Doubling: a bulk load copies the matrices about once in all (at 1.5 times, twice: a tenth of an import's time at 100k).
+    // Doubling: a bulk load copies the columns about once in all (at 1.5 times, twice: a tenth of an
+    // import's time at 100k, when the vector matrices were copied too; they now grow in place, vector-matrix/).
     const capacity = Math.max(1024, atLeast, this.capacity * 2);
     const resize = <T extends Float64Array | Uint32Array | Uint8Array>(old: T, length: number): T => {
       const next = new (old.constructor as new (n: number) => T)(length);

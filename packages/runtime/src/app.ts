@@ -19,7 +19,7 @@ import {
 } from "@orgsim/core";
 import { createEmbedder } from "@orgsim/embeddings";
 import { generateSampleOrganizations, SAMPLE_DATA_NOTICE } from "@orgsim/sample-data";
-import type { Config } from "./config";
+import type { Config, ElasticsearchConfig } from "./config";
 import { type Observers, observedEmbedder, observedSearch, observedStore } from "./observed";
 
 /** What /ready reports: each check is true when it holds, and the server is ready when all hold. */
@@ -101,8 +101,7 @@ async function openBackend(config: Config, dimension: number | undefined, option
     };
     return { ...backend, vectorIndex: { status: () => store.vectorIndexStatus(), settled } };
   }
-  if (!config.elasticsearch) throw new Error("ORGSIM_BACKEND=elasticsearch needs ELASTICSEARCH_URL");
-  const backend = await openElasticsearchBackend({ ...config.elasticsearch, dimension, ...(options.bulkImport ? { refresh: false } : {}) });
+  const backend = await openElasticsearchBackend({ ...elasticsearchOf(config), dimension, ...(options.bulkImport ? { refresh: false } : {}) });
   const current = { current: true, rebuilding: false, done: 0, total: 0 };
   return { ...backend, vectorIndex: { status: () => current, settled: () => backend.organizations.refresh() } };
 }
@@ -114,6 +113,23 @@ async function openBackend(config: Config, dimension: number | undefined, option
  */
 export function workersMayStartTogether(config: Config): boolean {
   return config.backend === "embedded" && savedIndexIsCurrent(config.dataDir, { graphs: config.embedded.vectorIndex === "hnsw" });
+}
+
+function elasticsearchOf(config: Config): ElasticsearchConfig {
+  if (!config.elasticsearch) throw new Error("ORGSIM_BACKEND=elasticsearch needs ELASTICSEARCH_URL");
+  return config.elasticsearch;
+}
+
+/** `orgsim optimize`: merges what a large import left in pieces (Elasticsearch's segments: segment-merge.ts). */
+export async function optimizeBackend(config: Config, log: (line: string) => void): Promise<void> {
+  // An embedded import ends by building its word index and vector graphs whole; and opening the store would load it all for nothing.
+  if (config.backend === "embedded") return log("embedded store: nothing to merge (an import builds its indexes whole)");
+  const backend = await openElasticsearchBackend(elasticsearchOf(config));
+  try {
+    await backend.organizations.mergeSegments(log);
+  } finally {
+    await backend.close();
+  }
 }
 
 /** Opens only what API key commands need: the backend's key store (no model). */

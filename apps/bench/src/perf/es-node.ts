@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { indexNames } from "@orgsim/backend-elasticsearch";
+import { indexNames, openElasticsearchBackend } from "@orgsim/backend-elasticsearch";
 import { diskUsage, type ProcessMemory, processMemory } from "./system";
 
 export interface EsNode {
@@ -157,27 +157,15 @@ export async function deleteIndices(node: EsNode, prefix: string): Promise<void>
 }
 
 /**
- * Force-merges the organizations index into one segment (one HNSW graph per vector field: what a
- * long-lived index tends towards, and the hardest case for recall) and waits for it to finish.
+ * Merges the organizations index into one segment (one HNSW graph per vector field: what a
+ * long-lived index tends towards, and the hardest case for recall) through the product's own path,
+ * `orgsim optimize`'s, and returns its seconds.
  */
 export async function forceMerge(node: EsNode, prefix: string, log: (line: string) => void): Promise<number> {
-  const alias = `${prefix}-organizations`;
-  const started = performance.now();
-  const response = await fetch(`${node.url}/${alias}/_forcemerge?max_num_segments=1&wait_for_completion=false`, { method: "POST" });
-  if (!response.ok) throw new Error(`force merge: ${response.status} ${await response.text()}`);
-  let lastLog = performance.now();
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const stats = await get<{ _all: { primaries: { merges: { current: number }; segments: { count: number } } } }>(
-      `${node.url}/${alias}/_stats/merge,segments`,
-    );
-    const { merges, segments } = stats._all.primaries;
-    if (segments.count <= 1 && merges.current === 0) break;
-    if (performance.now() - lastLog > 30_000) {
-      lastLog = performance.now();
-      log(`  elasticsearch: force merge running, ${segments.count} segments (${((performance.now() - started) / 1000).toFixed(0)} s)`);
-    }
+  const backend = await openElasticsearchBackend({ url: node.url, indexPrefix: prefix });
+  try {
+    return (await backend.organizations.mergeSegments((line) => log(`  elasticsearch: ${line}`))).seconds;
+  } finally {
+    await backend.close();
   }
-  await fetch(`${node.url}/${alias}/_refresh`, { method: "POST" });
-  return (performance.now() - started) / 1000;
 }

@@ -1,0 +1,59 @@
+/**
+ * Merging the organization index into one segment per shard, for `orgsim optimize` after a large
+ * import. Lucene keeps one HNSW graph per segment and a kNN search searches every one of them
+ * (Elasticsearch's "Tune approximate kNN search", "Reduce the number of index segments"): on the
+ * bench's 100k organizations, the vector ranking took p50 32.5 ms on the 19 segments the import
+ * left and 19.3 ms on one (docs/benchmarks.md).
+ *
+ * Elasticsearch advises it for an index no longer written to: a merged segment above 5 GB is left
+ * out of later automatic merges until most of its documents are deleted or replaced. The merge runs
+ * as a task (the bench's merge of 100k organizations took 149 s here), polled until it ends.
+ */
+import type { Client } from "@elastic/elasticsearch";
+
+export interface SegmentMerge {
+  /** Segments of the primary shards before and after, and the primary shards (the least there can be). */
+  before: number;
+  after: number;
+  shards: number;
+  seconds: number;
+}
+
+const POLL_MS = 2_000;
+const REPORT_MS = 30_000;
+
+/** Merges `index` (an index or alias) into one segment per shard; `log` hears how it goes. */
+export async function mergeSegments(client: Client, index: string, log: (line: string) => void): Promise<SegmentMerge> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  const before = await segments(client, index);
+  log(`${index}: ${segmentCount(before.segments)} in ${before.shards} primary shard(s); merging into one a shard`);
+  const { task } = await client.indices.forcemerge({ index, max_num_segments: 1, wait_for_completion: false });
+  if (!task) throw new Error(`${index}: Elasticsearch started no force merge task`);
+  let reported = performance.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const state = await client.tasks.get({ task_id: task });
+    if (state.error) throw new Error(`${index}: the force merge failed: ${state.error.reason ?? state.error.type}`);
+    if (state.completed) break;
+    if (performance.now() - reported >= REPORT_MS) {
+      reported = performance.now();
+      log(`${index}: merging, ${segmentCount((await segments(client, index)).segments)} after ${seconds().toFixed(0)} s`);
+    }
+  }
+  await client.indices.refresh({ index });
+  const after = await segments(client, index);
+  log(`${index}: ${segmentCount(after.segments)} after ${seconds().toFixed(0)} s`);
+  return { before: before.segments, after: after.segments, shards: before.shards, seconds: seconds() };
+}
+
+const segmentCount = (n: number) => `${n} segment${n === 1 ? "" : "s"}`;
+
+async function segments(client: Client, index: string): Promise<{ segments: number; shards: number }> {
+  const [stats, settings] = await Promise.all([
+    client.indices.stats({ index, metric: ["segments"] }),
+    client.indices.getSettings({ index, name: "index.number_of_shards", flat_settings: true }),
+  ]);
+  const shards = Object.values(settings).reduce((sum, { settings }) => sum + Number(settings?.["index.number_of_shards"] ?? 0), 0);
+  return { segments: stats._all.primaries?.segments?.count ?? 0, shards };
+}
