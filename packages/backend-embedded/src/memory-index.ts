@@ -1,6 +1,6 @@
 /**
- * The in-memory side of the embedded organization store: every vector in one
- * contiguous Float32Array per kind, plus compact typed-array filter columns,
+ * The in-memory side of the embedded organization store: every vector in a matrix
+ * per kind (row-vectors.ts, in WebAssembly memory), plus compact typed-array filter columns,
  * all indexed by a dense row number (id <-> row maps both ways).
  *
  * Filters are evaluated here rather than in SQL: a scan over typed arrays
