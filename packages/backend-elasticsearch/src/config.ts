@@ -134,8 +134,7 @@ export function resolveConfig(options: ElasticsearchBackendOptions): ResolvedCon
   if (!(Number.isInteger(numCandidates) && numCandidates >= 10 && numCandidates <= 10_000))
     throw new Error(`numCandidates must be an integer in 10..10000: ${numCandidates}`);
   const oversample = options.oversample ?? null;
-  if (!(oversample === null || oversample === 0 || (oversample >= 1 && oversample <= 10)))
-    throw new Error(`oversample must be 0 or within 1..10: ${oversample}`);
+  if (!(oversample === null || isValidOversample(oversample))) throw new Error(`oversample must be 0 or within 1..10: ${oversample}`);
   return {
     // Shown in messages: never the credentials.
     url: urls.map((url) => `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`).join(","),
@@ -154,6 +153,9 @@ export function resolveConfig(options: ElasticsearchBackendOptions): ResolvedCon
     typeClaimMs: options.typeClaimMs ?? 30_000,
   };
 }
+
+/** What Elasticsearch accepts as `oversample`: 0 (no re-scoring) or 1 to 10. */
+export const isValidOversample = (oversample: number) => oversample === 0 || (oversample >= 1 && oversample <= 10);
 
 /** `num_candidates` of a page's search, at least (see ElasticsearchBackendOptions.numCandidates). */
 export const DEFAULT_NUM_CANDIDATES = 500;

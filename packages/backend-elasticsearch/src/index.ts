@@ -12,6 +12,7 @@ export { ElasticsearchCollectionStore, itemIdOf } from "./collection-store";
 export {
   DEFAULT_HNSW,
   DEFAULT_NUM_CANDIDATES,
+  isValidOversample,
   DEFAULT_OVERSAMPLE,
   type ElasticsearchBackendOptions,
   indexNames,

@@ -6,7 +6,7 @@
  * (see hasFloatScores), one mget of the float vectors and the flag, scored here as similarities() does.
  */
 import type { Client, estypes } from "@elastic/elasticsearch";
-import { assertQueryDimension, type CustomerBaseFigures, OrgsimError } from "@orgsim/core";
+import { assertQueryDimension, type CustomerBaseFigures, OrgsimError, type VectorKind } from "@orgsim/core";
 import { type IndexName, oversampleOf, type ResolvedConfig, type VectorIndexType } from "./config";
 import { guarded, UNAVAILABLE_STATUSES } from "./errors";
 import { ID_ONLY, idOfHit } from "./id-hits";
@@ -42,13 +42,12 @@ export class OrganizationFigures {
   }
 
   private async fromScores(vector: Float32Array, ids: number[], type: VectorIndexType): Promise<Figures> {
-    const search = (field: string) =>
-      knnOfIds(vector, field, ids, type, oversampleOf(this.config, type, field === VECTOR_FIELD.customer ? "customer" : "profile"));
+    const search = (kind: VectorKind) => knnOfIds(vector, VECTOR_FIELD[kind], ids, type, oversampleOf(this.config, type, kind));
     const searches: estypes.MsearchRequestItem[] = [
       {},
-      { ...search(VECTOR_FIELD.profile), docvalue_fields: [...ID_ONLY.docvalue_fields, "customer_stated"] },
+      { ...search("profile"), docvalue_fields: [...ID_ONLY.docvalue_fields, "customer_stated"] },
       {},
-      search(VECTOR_FIELD.customer),
+      search("customer"),
     ];
     const [profile, customer] = (await this.client.msearch({ index: this.name.alias, searches })).responses.map(hitsOf);
     const customerCosines = new Map(customer?.map((hit) => [idOfHit(hit), cosineOfScore(hit._score)]));

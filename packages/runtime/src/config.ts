@@ -6,6 +6,7 @@ import {
   DEFAULT_HNSW,
   DEFAULT_NUM_CANDIDATES,
   type ElasticsearchBackendOptions,
+  isValidOversample,
   VECTOR_INDEX_TYPES,
   type VectorIndexType,
 } from "@orgsim/backend-elasticsearch";
@@ -111,7 +112,7 @@ function vectorIndexFrom(value: string | undefined): VectorIndexType | undefined
 function oversampleFrom(value: string | undefined): number | undefined {
   if (value === undefined || value === "") return undefined;
   const oversample = Number(value);
-  if (!(oversample === 0 || (oversample >= 1 && oversample <= 10))) throw new Error(`ORGSIM_ES_OVERSAMPLE must be 0 or a number from 1 to 10; got "${value}"`);
+  if (!isValidOversample(oversample)) throw new Error(`ORGSIM_ES_OVERSAMPLE must be 0 or a number from 1 to 10; got "${value}"`);
   return oversample;
 }
 
