@@ -13,7 +13,7 @@
  * dead slots (skipped, and not counted in df) until a compaction drops them.
  */
 import { BM25 } from "@orgsim/core";
-import { frequencyIn, type Postings, PostingsTable } from "./postings-table";
+import { frequencyIn, type Postings, PostingsTable, type SavedPostings } from "./postings-table";
 import { TopK } from "./top-k";
 
 /** Lucene's SmallFloat.intToByte4 / byte4ToInt: lengths under 24 exact, above that 4 significant bits. */
@@ -59,16 +59,13 @@ export interface LexicalHit {
   score: number;
 }
 
-/** A LexicalIndex as saved in a snapshot: scalars and terms here, arrays beside (see MemoryIndex.snapshot). */
+/** A LexicalIndex as saved in a snapshot: scalars here, arrays beside (see MemoryIndex.snapshot). */
 export interface LexicalSnapshot {
-  meta: { slots: number; live: number; dead: number; totalLength: number; terms: string[] };
-  arrays: {
+  meta: { slots: number; live: number; dead: number; totalLength: number };
+  arrays: SavedPostings & {
     slotRow: Int32Array<ArrayBuffer>;
     slotLength: Float64Array<ArrayBuffer>;
     rowSlot: Int32Array<ArrayBuffer>;
-    postingStarts: Uint32Array<ArrayBuffer>;
-    postingSlots: Int32Array<ArrayBuffer>;
-    postingFreqs: Uint16Array<ArrayBuffer>;
   };
 }
 
@@ -329,24 +326,9 @@ export class LexicalIndex {
 
   /** Everything the index holds, postings concatenated term after term. */
   snapshot(): LexicalSnapshot {
-    const entries = [...this.postings.entries()];
-    const terms = entries.map(([term]) => term);
-    const postingStarts = new Uint32Array(terms.length + 1);
-    let total = 0;
-    entries.forEach(([, p], i) => {
-      postingStarts[i] = total;
-      total += p.length;
-    });
-    postingStarts[terms.length] = total;
-    const postingSlots = new Int32Array(total);
-    const postingFreqs = new Uint16Array(total);
-    entries.forEach(([, p], i) => {
-      postingSlots.set(p.slots.subarray(0, p.length), postingStarts[i]);
-      postingFreqs.set(p.freqs.subarray(0, p.length), postingStarts[i]);
-    });
     return {
-      meta: { slots: this.slots, live: this.live, dead: this.dead, totalLength: this.totalLength, terms },
-      arrays: { slotRow: this.slotRow, slotLength: this.slotLength, rowSlot: this.rowSlot, postingStarts, postingSlots, postingFreqs },
+      meta: { slots: this.slots, live: this.live, dead: this.dead, totalLength: this.totalLength },
+      arrays: { slotRow: this.slotRow, slotLength: this.slotLength, rowSlot: this.rowSlot, ...this.postings.snapshot() },
     };
   }
 
@@ -359,7 +341,7 @@ export class LexicalIndex {
     index.slotNorm = new Uint8Array(arrays.slotLength.length);
     for (let slot = 0; slot < meta.slots; slot++) index.slotNorm[slot] = normOf(arrays.slotLength[slot] as number);
     index.rowSlot = arrays.rowSlot;
-    index.postings = PostingsTable.restore(meta.terms, arrays.postingStarts, arrays.postingSlots, arrays.postingFreqs);
+    index.postings = PostingsTable.restore(arrays);
     return index;
   }
 

@@ -20,6 +20,7 @@ import {
 import { candidateRows, DEFAULT_EXACT_BELOW } from "./candidate-plan";
 import { CodeLists } from "./code-lists";
 import { FilterCache, FilteredRows } from "./filtered-rows";
+import { IdRows } from "./id-rows";
 import { LexicalIndex, type LexicalSnapshot } from "./lexical-index";
 import { RowVectors } from "./row-vectors";
 import type { SnapshotArray, SnapshotReader } from "./snapshot-file";
@@ -139,7 +140,7 @@ const orNaN = (value: number | null) => (value === null ? Number.NaN : value);
 export class MemoryIndex {
   private n = 0;
   private capacity = 0;
-  private readonly rowById = new Map<number, number>();
+  private rowById = new IdRows();
   private places = new Codes();
   private categoryCodes = new Codes();
   private rangeCodes = new Codes(EMPLOYEE_RANGES);
@@ -533,8 +534,8 @@ export class MemoryIndex {
     return { meta, arrays: columns };
   }
 
-  /** The index a snapshot holds; `array` reads a named array of it; `denseVectors`: a snapshot of format 2, each kind's vectors a matrix of every row. */
-  static restore(meta: MemorySnapshotMeta, reader: SnapshotReader, denseVectors = false): MemoryIndex {
+  /** The index a snapshot holds, its arrays read by `reader`. */
+  static restore(meta: MemorySnapshotMeta, reader: SnapshotReader): MemoryIndex {
     const array = <T extends SnapshotArray>(name: string) => reader.array<T>(name);
     const index = new MemoryIndex(meta.dimension);
     const n = meta.n;
@@ -544,16 +545,11 @@ export class MemoryIndex {
     }
     index.n = n;
     index.capacity = n;
-    index.vectors = denseVectors
-      ? {
-          profile: RowVectors.fromDense(meta.dimension, false, n, array<Float32Array<ArrayBuffer>>("profile"), new Uint8Array(0)),
-          customer: RowVectors.fromDense(meta.dimension, true, n, array<Float32Array<ArrayBuffer>>("customer"), array<Uint8Array<ArrayBuffer>>("hasCustomer")),
-        }
-      : {
-          profile: RowVectors.restore(meta.dimension, false, n, reader, "profile.vectors."),
-          customer: RowVectors.restore(meta.dimension, true, n, reader, "customer.vectors."),
-        };
-    for (let r = 0; r < n; r++) index.rowById.set(index.ids[r] as number, r);
+    index.vectors = {
+      profile: RowVectors.restore(meta.dimension, false, n, reader, "profile.vectors."),
+      customer: RowVectors.restore(meta.dimension, true, n, reader, "customer.vectors."),
+    };
+    index.rowById = IdRows.of(index.ids, n);
     index.placeCodes = new CodeLists(array<Uint32Array<ArrayBuffer>>("placeStarts"), array<Uint32Array<ArrayBuffer>>("placeValues"));
     index.categories = new CodeLists(array<Uint32Array<ArrayBuffer>>("categoryStarts"), array<Uint32Array<ArrayBuffer>>("categoryValues"));
     Object.assign(self, {
@@ -563,7 +559,7 @@ export class MemoryIndex {
       stageCodes: new Codes(meta.codes.stages),
     });
     for (const kind of ["profile", "customer"] as const) {
-      const names = ["slotRow", "slotLength", "rowSlot", "postingStarts", "postingSlots", "postingFreqs"] as const;
+      const names = ["slotRow", "slotLength", "rowSlot", "termBytes", "termStarts", "postingStarts", "postingSlots", "postingFreqs"] as const;
       const arrays = Object.fromEntries(names.map((name) => [name, array(`${kind}.${name}`)])) as LexicalSnapshot["arrays"];
       index.lexical[kind] = LexicalIndex.restore({ meta: meta.lexical[kind], arrays });
     }

@@ -11,10 +11,12 @@ import { readSnapshot, type SnapshotReader, writeSnapshot } from "./snapshot-fil
 import type { GraphStamp } from "./vector-graphs";
 
 const FILE = "orgsim.memory.bin";
-/** Bumped whenever what MemoryIndex.snapshot saves changes. */
-const FORMAT = 3;
-/** Format 2 (dense customer vectors) is still read, and saved again as FORMAT at the next close. */
-const READABLE = [2, FORMAT];
+/**
+ * Bumped whenever what MemoryIndex.snapshot saves changes; a snapshot of another format is not read
+ * (the store is read from SQLite, and saved in this format at close). 4: word-index terms as sorted
+ * UTF-8 arrays, no longer a JSON list in the header.
+ */
+const FORMAT = 4;
 
 interface SnapshotMeta extends GraphStamp {
   format: number;
@@ -26,12 +28,9 @@ export function saveMemorySnapshot(dir: string, index: MemoryIndex, stamp: Graph
   writeSnapshot<SnapshotMeta>(join(dir, FILE), { format: FORMAT, ...stamp, memory: meta }, arrays);
 }
 
-/**
- * The saved index when it reflects exactly `stamp`, and whether it is of the current format (else
- * it is to be saved again); null otherwise (or when unreadable: the caller reads SQLite).
- */
-export function loadMemorySnapshot(dir: string, stamp: GraphStamp): { index: MemoryIndex; current: boolean } | null {
-  return readMatching(dir, stamp, (meta, reader) => ({ index: MemoryIndex.restore(meta.memory, reader, meta.format === 2), current: meta.format === FORMAT }));
+/** The saved index when it reflects exactly `stamp`; null otherwise (or when unreadable: the caller reads SQLite). */
+export function loadMemorySnapshot(dir: string, stamp: GraphStamp): MemoryIndex | null {
+  return readMatching(dir, stamp, (meta, reader) => MemoryIndex.restore(meta.memory, reader));
 }
 
 /** Whether the saved index reflects exactly `stamp` (its header only is read). */
@@ -46,8 +45,7 @@ function readMatching<T>(dir: string, stamp: GraphStamp, read: (meta: SnapshotMe
     const snapshot = readSnapshot<SnapshotMeta>(file);
     try {
       const { meta } = snapshot;
-      if (!READABLE.includes(meta.format) || meta.generation !== stamp.generation || meta.modelId !== stamp.modelId || meta.dimension !== stamp.dimension)
-        return null;
+      if (meta.format !== FORMAT || meta.generation !== stamp.generation || meta.modelId !== stamp.modelId || meta.dimension !== stamp.dimension) return null;
       return read(meta, snapshot);
     } finally {
       snapshot.close();

@@ -146,16 +146,6 @@ export class RowVectors {
     return vectors;
   }
 
-  /** Vectors saved densely (snapshot format 2: a matrix of every row, `has` marking rows with a vector). */
-  static fromDense(dimension: number, slotted: boolean, rows: number, matrix: Float32Array, has: Uint8Array): RowVectors {
-    const vectors = new RowVectors(dimension, slotted);
-    vectors.reserveRows(rows);
-    for (let row = 0; row < rows; row++) {
-      if (!slotted || has[row]) vectors.set(row, matrix.subarray(row * dimension, (row + 1) * dimension));
-    }
-    return vectors;
-  }
-
   private release(row: number): void {
     const slots = this.slots as Int32Array;
     const slot = slots[row] as number;

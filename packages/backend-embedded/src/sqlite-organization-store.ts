@@ -584,8 +584,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
         if (!model) return;
         const dir = this.vectorIndex.dir;
         const saved = dir ? loadMemorySnapshot(dir, { ...model, generation: this.generation }) : null;
-        const index = this.withGraphs(saved?.index ?? this.readIndex(model), model);
-        this.snapshotGeneration = saved?.current ? this.generation : -1;
+        const index = this.withGraphs(saved ?? this.readIndex(model), model);
+        this.snapshotGeneration = saved ? this.generation : -1;
         this.index = index;
         this.openGraphs(index, model);
       })

@@ -101,7 +101,7 @@ export class VectorGraph {
     }
     for (let from = 0; from < nodes.length; ) {
       let last = this.shards.at(-1);
-      if (!last || last.mapped || last.size >= this.shardNodes) {
+      if (!last || last.size >= this.shardNodes) {
         last = GraphShard.create(d);
         this.shards.push(last);
       }
@@ -194,12 +194,9 @@ export class VectorGraph {
   /** A graph read from the shard files saved by `save`, with the twins `save` returned. */
   static load(files: readonly string[], dimension: number, vectors: GraphVectors, twins: readonly [number, number[]][], shardNodes = SHARD_NODES): VectorGraph {
     const graph = new VectorGraph(dimension, vectors, shardNodes);
-    // Full shards are mapped (shared by every process, read only where searched); the last, when
-    // it has room for new nodes, is read into memory.
-    files.forEach((file, i) => {
-      const mapped = GraphShard.open(file, dimension, true);
-      graph.shards.push(i < files.length - 1 || mapped.size >= shardNodes ? mapped : GraphShard.open(file, dimension, false));
-    });
+    // Every shard is mapped (shared by every process, read only where searched); the last is read
+    // into memory when a node is added to it (GraphShard.add).
+    for (const file of files) graph.shards.push(GraphShard.open(file, dimension));
     for (const [node, ids] of twins) {
       graph.twins.set(node, ids);
       for (const id of ids) graph.nodeOf.set(id, node);

@@ -61,6 +61,20 @@ describe("LexicalIndex", () => {
     }
   });
 
+  it("restored, finds every term it saved, in any script, and no other (terms are looked up by their UTF-8 bytes)", () => {
+    // Byte order differs from JavaScript's string order for characters past U+FFFF ("𝔸" sorts before "ｚ" in UTF-16, after it in UTF-8).
+    const terms = ["a", "ab", "abc", "b", "café", "cafe", "zürich", "東京", "ｚ", "𝔸", "ß", "1999", "x".repeat(300)];
+    const index = new LexicalIndex();
+    terms.forEach((term, row) => {
+      index.set(row, [term, term, "shared"]);
+    });
+    const restored = LexicalIndex.restore(structuredClone(index.snapshot()));
+    for (const term of [...terms, "shared"]) expect(restored.docFrequency(term), term).toBe(index.docFrequency(term));
+    for (const absent of ["", "c", "caf", "cafés", "東", "zz", "𝔹"]) expect(restored.docFrequency(absent), absent).toBe(0);
+    const ids = Float64Array.from(terms, (_, row) => row);
+    for (const term of terms) expect(restored.search([term], 3, null, ids)).toEqual(index.search([term], 3, null, ids));
+  });
+
   it("counts live documents per term right across reads, removals and new documents in between", () => {
     const index = new LexicalIndex();
     for (let row = 0; row < 10; row++) index.set(row, lexicalTerms(row % 2 ? "alpha beta" : "alpha"));

@@ -66,17 +66,6 @@ describe("RowVectors", () => {
     expect(vectorAt(restored, rows)).toEqual([1, 0, 0, 0]);
     check(restored);
   });
-
-  it("reads vectors saved densely (snapshot format 2) into slots, leaving out rows marked without one", () => {
-    const rows = 5;
-    const dense = Float32Array.from({ length: rows * D }, (_, i) => i + 1);
-    const has = Uint8Array.from([1, 0, 1, 1, 0]);
-    const slotted = RowVectors.fromDense(D, true, rows, dense, has);
-    for (let row = 0; row < rows; row++) expect(vectorAt(slotted, row)).toEqual(has[row] ? Array.from(dense.subarray(row * D, (row + 1) * D)) : null);
-    expect(slotted.count(rows)).toBe(3);
-    const all = RowVectors.fromDense(D, false, rows, dense, new Uint8Array(0));
-    expect(vectorAt(all, 4)).toEqual([17, 18, 19, 20]);
-  });
 });
 
 describe("RowVectors.score", () => {
