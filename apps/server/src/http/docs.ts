@@ -1,9 +1,12 @@
 /** /openapi.json and a browsable /docs page (Swagger UI served from the package, no CDN). */
 import { readFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { buildOpenApiDocument } from "@orgsim/api";
-import { getAbsoluteFSPath } from "swagger-ui-dist";
+
+/** Swagger UI's folder, found without loading the package: its main module runs the 1 MB UI bundle (0.1 s of each worker's start). */
+const SWAGGER_DIR = dirname(fileURLToPath(import.meta.resolve("swagger-ui-dist/package.json")));
 
 /** The files served, by name: a Map, so a name like `__proto__` or `toString` finds nothing. */
 const SWAGGER_FILES = new Map([
@@ -37,7 +40,7 @@ export function createDocsHandlers(publicBaseUrl: () => string) {
       }
       const type = SWAGGER_FILES.get(file);
       if (!type) return false;
-      send(res, 200, type, await readFile(join(getAbsoluteFSPath(), file)), "public, max-age=86400");
+      send(res, 200, type, await readFile(join(SWAGGER_DIR, file)), "public, max-age=86400");
       return true;
     },
   };
