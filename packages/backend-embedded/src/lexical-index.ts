@@ -13,7 +13,7 @@
  * dead slots (skipped, and not counted in df) until a compaction drops them.
  */
 import { BM25 } from "@orgsim/core";
-import { frequencyIn, type Postings, PostingsTable, type SavedPostings } from "./postings-table";
+import { type Postings, PostingsTable, type SavedPostings } from "./postings-table";
 import { TopK } from "./top-k";
 
 /** Lucene's SmallFloat.intToByte4 / byte4ToInt: lengths under 24 exact, above that 4 significant bits. */
@@ -82,8 +82,6 @@ export class LexicalIndex {
   private dead = 0;
   private totalLength = 0;
   private scores = new Float64Array(0);
-  /** Scratch flags of lookUp's walk, all 0 between calls. */
-  private marks = new Uint8Array(0);
   /** Scratch list of the slots a search has scored (the first `touchedCount`). */
   private touched = new Int32Array(0);
   private touchedCount = 0;
@@ -155,8 +153,9 @@ export class LexicalIndex {
    * Exact, with MaxScore pruning (Turtle and Flood): a term adds at most its bound to a document
    * (its BM25 at its largest frequency in its shortest document), so terms are taken rarest first
    * (shortest postings), and once the size-th best partial score beats the bounds left in the
-   * terms not yet taken, no document they alone hold can reach the top: the commonest terms'
-   * postings are then only completed for the documents still in reach.
+   * terms not yet taken, no document they alone hold can reach the top. The commonest terms'
+   * postings are then only merged with the documents still in reach: first the size best partial
+   * ones, whose lowest full score sets the bar, then those that can still reach it.
    */
   search(queryTerms: readonly string[], size: number, allowed: Uint8Array | null, ids: Float64Array): LexicalHit[] {
     if (size <= 0 || this.live === 0) return [];
@@ -167,21 +166,24 @@ export class LexicalIndex {
     this.touchedCount = 0;
     let top = 0;
     let taken = 0;
-    let threshold = Number.NEGATIVE_INFINITY;
     for (; taken < terms.length; taken++) {
       const term = terms[taken] as QueryTerm;
       // The size-th best can beat what is left only once the best does (checked first: it is free);
-      // then a counting pass tells whether it does, and only then is the size-th best found.
-      if (this.touchedCount >= size && term.left < top && this.countAbove(term.left, size) === size) {
-        threshold = this.best(size);
-        break;
-      }
+      // then a counting pass tells whether it does.
+      if (this.touchedCount >= size && term.left < top && this.countAbove(term.left, size) === size) break;
       top = Math.max(top, this.accumulate(term, allowed));
     }
     const touched = this.touched.subarray(0, this.touchedCount);
-    const reachable = taken < terms.length ? this.lookUp(terms.slice(taken), touched, threshold) : touched;
     const best = new TopK(size, ids);
-    for (const slot of reachable) best.offer(this.slotRow[slot] as number, scores[slot] as number);
+    if (taken === terms.length) for (const slot of touched) best.offer(this.slotRow[slot] as number, scores[slot] as number);
+    else {
+      // `size` documents reach the lowest full score of the `size` best partial ones (at least the
+      // size-th best partial score, and usually far above it): no document below it is needed.
+      const rest = terms.slice(taken);
+      const threshold = this.completed(this.bestCandidates(size), rest).lowest();
+      const reachable = this.completed(this.reachable((rest[0] as QueryTerm).left, threshold), rest, threshold);
+      for (let i = 0; i < reachable.length; i++) best.offer(this.slotRow[reachable.slots[i] as number] as number, reachable.scores[i] as number);
+    }
     for (const slot of touched) scores[slot] = 0;
     return best.sorted();
   }
@@ -245,40 +247,56 @@ export class LexicalIndex {
     return top;
   }
 
-  /**
-   * Completes the scores of the touched documents that can still reach `threshold` with the
-   * terms left, and returns those documents. Each term's postings (sorted by slot) are searched
-   * for the few documents still in reach, or walked once when that is cheaper.
-   */
-  private lookUp(terms: QueryTerm[], touched: Int32Array, threshold: number): number[] {
-    const scores = this.scores;
-    const left = (terms[0] as QueryTerm).left;
-    let reachable: number[] = [];
-    for (const slot of touched) if ((scores[slot] as number) + left >= threshold) reachable.push(slot);
-    terms.forEach((term, i) => {
-      if (reachable.length * Math.log2(term.postings.length + 1) > term.postings.length) this.walk(term, reachable);
-      else
-        for (const slot of reachable) {
-          const freq = frequencyIn(term.postings, slot);
-          if (freq > 0) scores[slot] = (scores[slot] as number) + this.termScore(term, slot, freq);
-        }
-      const left = terms[i + 1]?.left ?? 0;
-      reachable = reachable.filter((slot) => (scores[slot] as number) + left >= threshold);
-    });
-    return reachable;
+  /** The touched documents whose partial score plus `left` reaches `threshold`, with their partial scores. */
+  private reachable(left: number, threshold: number): Candidates {
+    const slots: number[] = [];
+    for (let t = 0; t < this.touchedCount; t++) {
+      const slot = this.touched[t] as number;
+      if ((this.scores[slot] as number) + left >= threshold) slots.push(slot);
+    }
+    return new Candidates(Int32Array.from(slots), this.scores);
   }
 
-  /** Adds `term`'s score to the documents of `slots` that hold it, walking its postings once. */
-  private walk(term: QueryTerm, slots: readonly number[]): void {
-    if (this.marks.length < this.scores.length) this.marks = new Uint8Array(this.scores.length);
-    const { marks, scores } = this;
-    for (const slot of slots) marks[slot] = 1;
-    const { slots: held, freqs, length } = term.postings;
-    for (let j = 0; j < length; j++) {
-      const slot = held[j] as number;
-      if (marks[slot]) scores[slot] = (scores[slot] as number) + this.termScore(term, slot, freqs[j] as number);
+  /** The `count` touched documents with the best partial scores. */
+  private bestCandidates(count: number): Candidates {
+    const top = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
+    const slots = new Int32Array(count);
+    for (let t = 0; t < this.touchedCount; t++) {
+      const slot = this.touched[t] as number;
+      const score = this.scores[slot] as number;
+      if (score <= (top[count - 1] as number)) continue;
+      let i = count - 1;
+      while (i > 0 && (top[i - 1] as number) < score) {
+        top[i] = top[i - 1] as number;
+        slots[i] = slots[i - 1] as number;
+        i--;
+      }
+      top[i] = score;
+      slots[i] = slot;
     }
-    for (const slot of slots) marks[slot] = 0;
+    return new Candidates(slots, this.scores);
+  }
+
+  /**
+   * Adds each of `terms` (rarest first) to the candidates' scores, dropping after each term those
+   * that can no longer reach `threshold` with the terms left. Candidates and postings are both in
+   * slot order: each term's postings are merged with the candidates, skipping ahead by galloping
+   * (doubling steps, then halving), so a long list costs about log(its length / candidates) a
+   * candidate, and each step lands near the last one in memory.
+   */
+  private completed(candidates: Candidates, terms: readonly QueryTerm[], threshold = Number.NEGATIVE_INFINITY): Candidates {
+    terms.forEach((term, i) => {
+      const { slots: held, freqs, length } = term.postings;
+      const { slots, scores } = candidates;
+      let at = 0;
+      for (let c = 0; c < candidates.length && at < length; c++) {
+        const slot = slots[c] as number;
+        at = gallop(held, at, length, slot);
+        if (at < length && held[at] === slot) scores[c] = (scores[c] as number) + this.termScore(term, slot, freqs[at] as number);
+      }
+      candidates.keep(threshold - (terms[i + 1]?.left ?? 0));
+    });
+    return candidates;
   }
 
   /** How many touched slots score above `bound`, counted up to `enough` (a pass without the sorting of best()). */
@@ -287,22 +305,6 @@ export class LexicalIndex {
     let count = 0;
     for (let i = 0; i < touchedCount && count < enough; i++) if ((scores[touched[i] as number] as number) > bound) count++;
     return count;
-  }
-
-  /** The `rank`-th best score among the touched slots. */
-  private best(rank: number): number {
-    const top = new Float64Array(rank).fill(Number.NEGATIVE_INFINITY);
-    for (let t = 0; t < this.touchedCount; t++) {
-      const score = this.scores[this.touched[t] as number] as number;
-      if (score <= (top[rank - 1] as number)) continue;
-      let i = rank - 1;
-      while (i > 0 && (top[i - 1] as number) < score) {
-        top[i] = top[i - 1] as number;
-        i--;
-      }
-      top[i] = score;
-    }
-    return top[rank - 1] as number;
   }
 
   /** Removals so far: a term's live count holds until the next (see Postings.liveCount). */
@@ -390,5 +392,59 @@ export class LexicalIndex {
     const rowSlot = new Int32Array(Math.max(atLeast, this.rowSlot.length * 2)).fill(-1);
     rowSlot.set(this.rowSlot);
     this.rowSlot = rowSlot;
+  }
+}
+
+/** The first position from `from` on whose slot is at least `slot` (`length` when none), in slots sorted ascending. */
+function gallop(slots: Int32Array, from: number, length: number, slot: number): number {
+  if (from >= length || (slots[from] as number) >= slot) return from;
+  // slots[low] < slot throughout; the answer is in (low, high].
+  let low = from;
+  let step = 1;
+  while (low + step < length && (slots[low + step] as number) < slot) {
+    low += step;
+    step *= 2;
+  }
+  let high = Math.min(low + step, length);
+  while (high - low > 1) {
+    const mid = (low + high) >>> 1;
+    if ((slots[mid] as number) < slot) low = mid;
+    else high = mid;
+  }
+  return high;
+}
+
+/** Documents being completed: their slots in ascending order, and their scores so far. */
+class Candidates {
+  readonly slots: Int32Array;
+  readonly scores: Float64Array;
+  length: number;
+
+  /** `slots` (sorted here, in place) with their partial scores read from `partial`. */
+  constructor(slots: Int32Array, partial: Float64Array) {
+    slots.sort();
+    this.slots = slots;
+    this.length = slots.length;
+    this.scores = new Float64Array(slots.length);
+    for (let i = 0; i < slots.length; i++) this.scores[i] = partial[slots[i] as number] as number;
+  }
+
+  /** Keeps the candidates scoring at least `floor`, in order. */
+  keep(floor: number): void {
+    let kept = 0;
+    for (let i = 0; i < this.length; i++) {
+      const score = this.scores[i] as number;
+      if (score < floor) continue;
+      this.slots[kept] = this.slots[i] as number;
+      this.scores[kept++] = score;
+    }
+    this.length = kept;
+  }
+
+  /** The lowest score among the candidates. */
+  lowest(): number {
+    let lowest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < this.length; i++) lowest = Math.min(lowest, this.scores[i] as number);
+    return lowest;
   }
 }

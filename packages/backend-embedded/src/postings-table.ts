@@ -48,21 +48,6 @@ export class Postings {
   }
 }
 
-/** How often the document in `slot` holds the term of `postings` (0: not at all); postings are sorted by slot. */
-export function frequencyIn(postings: Postings, slot: number): number {
-  const { slots, freqs } = postings;
-  let low = 0;
-  let high = postings.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    const at = slots[mid] as number;
-    if (at === slot) return freqs[mid] as number;
-    if (at < slot) low = mid + 1;
-    else high = mid - 1;
-  }
-  return 0;
-}
-
 /**
  * The postings of every term as a snapshot saved them, concatenated term after term, the terms
  * sorted by their UTF-8 bytes and concatenated too: a term is found by binary search, so a start
