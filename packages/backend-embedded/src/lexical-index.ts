@@ -213,13 +213,6 @@ export class LexicalIndex {
   /** The most `term` adds to a document's score: its BM25 at its largest frequency in its shortest document (a hair above, against rounding). */
   private boundOf(term: QueryTerm): number {
     const p = term.postings;
-    if (p.maxFreq < 0) {
-      p.maxFreq = 0;
-      for (let j = 0; j < p.length; j++) {
-        p.maxFreq = Math.max(p.maxFreq, p.freqs[j] as number);
-        p.minLength = Math.min(p.minLength, this.slotLength[p.slots[j] as number] as number);
-      }
-    }
     const { k1, b } = BM25;
     const norm = k1 * (1 - b + (b * luceneLength(p.minLength)) / term.avgLength);
     return ((term.idf * p.maxFreq) / (p.maxFreq + norm)) * (1 + 1e-9);

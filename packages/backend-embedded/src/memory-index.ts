@@ -559,7 +559,18 @@ export class MemoryIndex {
       stageCodes: new Codes(meta.codes.stages),
     });
     for (const kind of ["profile", "customer"] as const) {
-      const names = ["slotRow", "slotLength", "rowSlot", "termBytes", "termStarts", "postingStarts", "postingSlots", "postingFreqs"] as const;
+      const names = [
+        "slotRow",
+        "slotLength",
+        "rowSlot",
+        "termBytes",
+        "termStarts",
+        "postingStarts",
+        "postingSlots",
+        "postingFreqs",
+        "termMaxFreqs",
+        "termMinLengths",
+      ] as const;
       const arrays = Object.fromEntries(names.map((name) => [name, array(`${kind}.${name}`)])) as LexicalSnapshot["arrays"];
       index.lexical[kind] = LexicalIndex.restore({ meta: meta.lexical[kind], arrays });
     }

@@ -14,7 +14,7 @@ const FILE = "orgsim.memory.bin";
 /**
  * Bumped whenever what MemoryIndex.snapshot saves changes; a snapshot of another format is not read
  * (the store is read from SQLite, and saved in this format at close). 4: word-index terms as sorted
- * UTF-8 arrays, no longer a JSON list in the header.
+ * UTF-8 arrays with their score bounds, no longer a JSON list in the header.
  */
 const FORMAT = 4;
 

@@ -14,9 +14,9 @@ export class Postings {
   liveCount = 0;
   countedAt = -1;
   /**
-   * The largest frequency and the shortest document among the slots that ever held the term
-   * (maxFreq -1: not known yet, after a restore): with them BM25 bounds what the term adds to a
-   * document below its idf. Removals leave them as they are: still a bound, if a looser one.
+   * The largest frequency and the shortest document among the slots that ever held the term: with
+   * them BM25 bounds what the term adds to a document below its idf. Removals leave them as they
+   * are: still a bound, if a looser one.
    */
   maxFreq = 0;
   minLength = Number.POSITIVE_INFINITY;
@@ -32,10 +32,8 @@ export class Postings {
     }
     this.slots[this.length] = slot;
     this.freqs[this.length++] = Math.min(freq, 0xffff);
-    if (this.maxFreq >= 0) {
-      this.maxFreq = Math.max(this.maxFreq, Math.min(freq, 0xffff));
-      this.minLength = Math.min(this.minLength, length);
-    }
+    this.maxFreq = Math.max(this.maxFreq, Math.min(freq, 0xffff));
+    this.minLength = Math.min(this.minLength, length);
   }
 
   /** One more occurrence of the term in the document pushed last. */
@@ -44,7 +42,7 @@ export class Postings {
     const freq = this.freqs[last] as number;
     if (freq === 0xffff) return;
     this.freqs[last] = freq + 1;
-    if (this.maxFreq >= 0 && freq + 1 > this.maxFreq) this.maxFreq = freq + 1;
+    if (freq + 1 > this.maxFreq) this.maxFreq = freq + 1;
   }
 }
 
@@ -61,6 +59,9 @@ export interface SavedPostings {
   postingStarts: Uint32Array<ArrayBuffer>;
   postingSlots: Int32Array<ArrayBuffer>;
   postingFreqs: Uint16Array<ArrayBuffer>;
+  /** Term i's Postings.maxFreq and minLength: saved, so that no start walks a long list to bound its term. */
+  termMaxFreqs: Uint16Array<ArrayBuffer>;
+  termMinLengths: Uint32Array<ArrayBuffer>;
 }
 
 const utf8 = new TextEncoder();
@@ -130,12 +131,14 @@ export class PostingsTable {
     const termBytes = new Uint8Array(termStarts[encoded.length] as number);
     const postingSlots = new Int32Array(postingStarts[encoded.length] as number);
     const postingFreqs = new Uint16Array(postingSlots.length);
+    const termMaxFreqs = Uint16Array.from(encoded, ([, p]) => p.maxFreq);
+    const termMinLengths = Uint32Array.from(encoded, ([, p]) => Math.min(p.minLength, 0xffff_ffff));
     encoded.forEach(([bytes, p], i) => {
       termBytes.set(bytes, termStarts[i]);
       postingSlots.set(p.slots.subarray(0, p.length), postingStarts[i]);
       postingFreqs.set(p.freqs.subarray(0, p.length), postingStarts[i]);
     });
-    return { termBytes, termStarts, postingStarts, postingSlots, postingFreqs };
+    return { termBytes, termStarts, postingStarts, postingSlots, postingFreqs, termMaxFreqs, termMinLengths };
   }
 
   /** The saved position of `term` (-1: not saved, or deleted since). */
@@ -155,14 +158,15 @@ export class PostingsTable {
   }
 
   private make(term: string, position: number): Postings {
-    const { postingStarts, postingSlots, postingFreqs } = this.saved as SavedPostings;
+    const { postingStarts, postingSlots, postingFreqs, termMaxFreqs, termMinLengths } = this.saved as SavedPostings;
     const [from, to] = [postingStarts[position] as number, postingStarts[position + 1] as number];
     const p = new Postings();
     // Views of exactly `length` entries: the first push copies them into arrays of their own.
     p.slots = postingSlots.subarray(from, to);
     p.freqs = postingFreqs.subarray(from, to);
     p.length = to - from;
-    p.maxFreq = -1;
+    p.maxFreq = termMaxFreqs[position] as number;
+    p.minLength = termMinLengths[position] as number;
     this.made.set(term, p);
     return p;
   }

@@ -98,7 +98,7 @@ describe("LexicalIndex", () => {
     for (const [row, text] of texts.entries()) index.set(row, lexicalTerms(text));
     const ids = Float64Array.from({ length: texts.length }, (_, row) => 10_000 - row);
     const allowed = Uint8Array.from(texts, (_, row) => (row % 3 === 0 ? 1 : 0));
-    // A restored index learns its terms' score bounds lazily, on first use.
+    // A restored index reads its terms' score bounds from the snapshot.
     const restored = LexicalIndex.restore(index.snapshot());
     const corpus = analyzed(texts);
     for (let q = 0; q < 60; q++) {
