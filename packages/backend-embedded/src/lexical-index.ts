@@ -292,7 +292,7 @@ export class LexicalIndex {
     return candidates;
   }
 
-  /** How many touched slots score above `bound`, counted up to `enough` (a pass without the sorting of best()). */
+  /** How many touched slots score above `bound`, counted up to `enough` (a pass without the sorting of bestCandidates()). */
   private countAbove(bound: number, enough: number): number {
     const { scores, touched, touchedCount } = this;
     let count = 0;

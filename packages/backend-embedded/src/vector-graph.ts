@@ -46,7 +46,7 @@ export interface GraphVectors {
  * every twin must come with the node the search finds. It also keeps the graph well connected.
  */
 export class VectorGraph {
-  /** New nodes go to the last shard until it holds shardNodes (or is a view). */
+  /** New nodes go to the last shard until it holds shardNodes (a mapped one is copied into memory first: GraphShard.add). */
   private shards: GraphShard[] = [];
   /** A node's id -> the other ids sharing its vector; a twin's id -> its node's id. */
   private readonly twins = new Map<number, number[]>();
