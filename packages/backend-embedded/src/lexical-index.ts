@@ -16,6 +16,9 @@ import { BM25 } from "@orgsim/core";
 import { type Postings, PostingsTable, type SavedPostings } from "./postings-table";
 import { TopK } from "./top-k";
 
+/** A search allowed fewer than one in this many documents is restricted (see search). */
+const RESTRICTED_BELOW = 8;
+
 /** Lucene's SmallFloat.intToByte4 / byte4ToInt: lengths under 24 exact, above that 4 significant bits. */
 const NUM_FREE_VALUES = 24;
 function longToInt4(i: number): number {
@@ -82,6 +85,8 @@ export class LexicalIndex {
   private dead = 0;
   private totalLength = 0;
   private scores = new Float64Array(0);
+  /** Scratch flags of the slots a restricted search may score (see search), all 0 between searches. */
+  private slotFlags = new Uint8Array(0);
   /** Scratch list of the slots a search has scored (the first `touchedCount`). */
   private touched = new Int32Array(0);
   private touchedCount = 0;
@@ -148,7 +153,10 @@ export class LexicalIndex {
 
   /**
    * The `size` best rows for the query terms (OR), BM25 desc, then by `ids[row]` asc; only rows
-   * with `allowed[row]` set when `allowed` is given.
+   * with `allowed[row]` set when `allowed` is given. `allowedRows`, when given, lists those rows: a
+   * search restricted to a few of them checks each posting against a flag a slot (one memory
+   * read), not against its row's flag (two dependent reads across 5 MB at 1M rows). Under a filter
+   * passing 2.8 % of 1M organizations that took the word ranking from 4.1-4.5 to 3.6-3.9 ms.
    *
    * Exact, with MaxScore pruning (Turtle and Flood): a term adds at most its bound to a document
    * (its BM25 at its largest frequency in its shortest document), so terms are taken rarest first
@@ -157,8 +165,20 @@ export class LexicalIndex {
    * postings are then only merged with the documents still in reach: first the size best partial
    * ones, whose lowest full score sets the bar, then those that can still reach it.
    */
-  search(queryTerms: readonly string[], size: number, allowed: Uint8Array | null, ids: Float64Array): LexicalHit[] {
+  search(queryTerms: readonly string[], size: number, allowed: Uint8Array | null, ids: Float64Array, allowedRows: Int32Array | null = null): LexicalHit[] {
     if (size <= 0 || this.live === 0) return [];
+    const restricted = allowedRows !== null && allowedRows.length * RESTRICTED_BELOW < this.live;
+    if (!restricted) return this.searchAmong(queryTerms, size, allowed, ids, false);
+    const flagged = this.flagSlots(allowedRows);
+    try {
+      return this.searchAmong(queryTerms, size, this.slotFlags, ids, true);
+    } finally {
+      for (const slot of flagged) this.slotFlags[slot] = 0;
+    }
+  }
+
+  /** search, `allowed` flagging rows, or slots when `bySlot`. */
+  private searchAmong(queryTerms: readonly string[], size: number, allowed: Uint8Array | null, ids: Float64Array, bySlot: boolean): LexicalHit[] {
     if (this.scores.length < this.slots) this.scores = new Float64Array(this.slotRow.length);
     if (this.touched.length < this.slots) this.touched = new Int32Array(this.slotRow.length);
     const terms = this.queryTerms(queryTerms);
@@ -171,7 +191,7 @@ export class LexicalIndex {
       // The size-th best can beat what is left only once the best does (checked first: it is free);
       // then a counting pass tells whether it does.
       if (this.touchedCount >= size && term.left < top && this.countAbove(term.left, size) === size) break;
-      top = Math.max(top, this.accumulate(term, allowed));
+      top = Math.max(top, this.accumulate(term, allowed, bySlot));
     }
     const touched = this.touched.subarray(0, this.touchedCount);
     const best = new TopK(size, ids);
@@ -223,21 +243,42 @@ export class LexicalIndex {
     return (term.idf * freq) / (freq + (term.normalization[this.slotNorm[slot] as number] as number));
   }
 
-  /** Adds `term`'s score to every allowed live document holding it (listing the slots scored first in `touched`); returns the best score it left. */
-  private accumulate(term: QueryTerm, allowed: Uint8Array | null): number {
+  /**
+   * Adds `term`'s score to every allowed live document holding it (listing the slots scored first
+   * in `touched`); returns the best score it left. `allowed` flags rows, or (`bySlot`) live slots.
+   */
+  private accumulate(term: QueryTerm, allowed: Uint8Array | null, bySlot: boolean): number {
     const { slots, freqs, length } = term.postings;
     const { scores, touched } = this;
     let top = 0;
     for (let j = 0; j < length; j++) {
       const slot = slots[j] as number;
-      const row = this.slotRow[slot] as number;
-      if (row < 0 || (allowed && !allowed[row])) continue;
+      if (bySlot) {
+        if (!(allowed as Uint8Array)[slot]) continue;
+      } else {
+        const row = this.slotRow[slot] as number;
+        if (row < 0 || (allowed && !allowed[row])) continue;
+      }
       if (scores[slot] === 0) touched[this.touchedCount++] = slot;
       const score = (scores[slot] as number) + this.termScore(term, slot, freqs[j] as number);
       scores[slot] = score;
       if (score > top) top = score;
     }
     return top;
+  }
+
+  /** Flags the slots of those of `rows` that have text (see search); returns those slots. */
+  private flagSlots(rows: Int32Array): Int32Array {
+    if (this.slotFlags.length < this.slots) this.slotFlags = new Uint8Array(this.slotRow.length);
+    const flagged = new Int32Array(rows.length);
+    let count = 0;
+    for (const row of rows) {
+      const slot = row < this.rowSlot.length ? (this.rowSlot[row] as number) : -1;
+      if (slot < 0) continue;
+      this.slotFlags[slot] = 1;
+      flagged[count++] = slot;
+    }
+    return flagged.subarray(0, count);
   }
 
   /** The touched documents whose partial score plus `left` reaches `threshold`, with their partial scores. */

@@ -455,7 +455,7 @@ export class MemoryIndex {
     // the first size + excluded of all, and the shared bitmap (a flag a row) is not copied to clear them.
     const hits =
       excluded.size <= size
-        ? this.lexical[kind].search(terms, size + excluded.size, bitmap, this.ids).filter((hit) => !excluded.has(hit.row))
+        ? this.lexical[kind].search(terms, size + excluded.size, bitmap, this.ids, filtered?.rows ?? null).filter((hit) => !excluded.has(hit.row))
         : this.lexical[kind].search(terms, size, withCleared(bitmap, this.n, excluded), this.ids);
     return hits.slice(0, size).map((hit) => ({ id: this.ids[hit.row] as number, score: hit.score }));
   }

@@ -86,7 +86,7 @@ describe("LexicalIndex", () => {
     expect([index.docFrequency("alpha"), index.docFrequency("beta"), index.docFrequency("gamma")]).toEqual([9, 4, 2]);
   });
 
-  it("ranks exactly as scoring every document does (MaxScore pruning loses nothing), common and rare terms, filters, ties, after a restore", () => {
+  it("ranks exactly as scoring every document does (MaxScore pruning loses nothing), common and rare terms, filters (restrictive ones by slot), ties, after a restore", () => {
     const random = rng(5);
     // Zipf-like vocabulary: a few words in most documents, many in few.
     const vocabulary = Array.from({ length: 2000 }, (_, i) => `w${i}`);
@@ -98,21 +98,30 @@ describe("LexicalIndex", () => {
     for (const [row, text] of texts.entries()) index.set(row, lexicalTerms(text));
     const ids = Float64Array.from({ length: texts.length }, (_, row) => 10_000 - row);
     const allowed = Uint8Array.from(texts, (_, row) => (row % 3 === 0 ? 1 : 0));
+    // A filter passing 2.7 %, given with its rows: the search checks slots, not rows.
+    const rare = Uint8Array.from(texts, (_, row) => (row % 37 === 0 ? 1 : 0));
+    const rareRows = Int32Array.from(texts.flatMap((_, row) => (row % 37 === 0 ? [row] : [])));
+    // Another, right after it: a search's slot flags must not outlive it.
+    const other = Uint8Array.from(texts, (_, row) => (row % 41 === 1 ? 1 : 0));
+    const otherRows = Int32Array.from(texts.flatMap((_, row) => (row % 41 === 1 ? [row] : [])));
     // A restored index reads its terms' score bounds from the snapshot.
     const restored = LexicalIndex.restore(index.snapshot());
     const corpus = analyzed(texts);
     for (let q = 0; q < 60; q++) {
       const query = q === 0 ? "w1 w2 w3 w500" : Array.from({ length: 2 + Math.floor(random() * 30) }, word).join(" ");
-      for (const [size, filter] of [
-        [1, null],
-        [10, null],
-        [100, null],
-        [10, allowed],
-        [100, allowed],
+      for (const [size, filter, rows] of [
+        [1, null, null],
+        [10, null, null],
+        [100, null, null],
+        [10, allowed, null],
+        [100, allowed, null],
+        [10, rare, rareRows],
+        [100, rare, rareRows],
+        [100, other, otherRows],
       ] as const) {
         const want = bruteForce(corpus, query, filter, ids).slice(0, size);
         for (const searched of [index, restored]) {
-          const got = searched.search(lexicalTerms(query), size, filter, ids);
+          const got = searched.search(lexicalTerms(query), size, filter, ids, rows);
           expect(
             got.map((h) => h.row),
             `${query} (${size}${filter ? ", filtered" : ""})`,
