@@ -62,6 +62,20 @@ export interface LexicalHit {
   score: number;
 }
 
+/** The names of a LexicalSnapshot's arrays (MemoryIndex.restore reads them by name). */
+export const LEXICAL_ARRAYS = [
+  "slotRow",
+  "slotLength",
+  "rowSlot",
+  "termBytes",
+  "termStarts",
+  "postingStarts",
+  "postingSlots",
+  "postingFreqs",
+  "termMaxFreqs",
+  "termMinLengths",
+] as const satisfies readonly (keyof LexicalSnapshot["arrays"])[];
+
 /** A LexicalIndex as saved in a snapshot: scalars here, arrays beside (see MemoryIndex.snapshot). */
 export interface LexicalSnapshot {
   meta: { slots: number; live: number; dead: number; totalLength: number };
@@ -397,12 +411,14 @@ export class LexicalIndex {
     }
     const postings = new PostingsTable();
     for (const [term, p] of this.postings.entries()) {
-      const kept = postings.getOrAdd(term);
+      // A term left in no live document is not carried over.
+      let kept: Postings | undefined;
       for (let j = 0; j < p.length; j++) {
         const slot = renumber[p.slots[j] as number] as number;
-        if (slot >= 0) kept.push(slot, p.freqs[j] as number, this.slotLength[slot] as number);
+        if (slot < 0) continue;
+        kept ??= postings.getOrAdd(term);
+        kept.push(slot, p.freqs[j] as number, this.slotLength[slot] as number);
       }
-      if (kept.length === 0) postings.delete(term);
     }
     this.postings = postings;
     this.slots = next;

@@ -21,7 +21,7 @@ import { candidateRows, DEFAULT_EXACT_BELOW } from "./candidate-plan";
 import { CodeLists } from "./code-lists";
 import { FilterCache, FilteredRows } from "./filtered-rows";
 import { IdRows } from "./id-rows";
-import { LexicalIndex, type LexicalSnapshot } from "./lexical-index";
+import { LEXICAL_ARRAYS, LexicalIndex, type LexicalSnapshot } from "./lexical-index";
 import { RowVectors } from "./row-vectors";
 import type { SnapshotArray, SnapshotReader } from "./snapshot-file";
 import { TopK } from "./top-k";
@@ -559,19 +559,7 @@ export class MemoryIndex {
       stageCodes: new Codes(meta.codes.stages),
     });
     for (const kind of ["profile", "customer"] as const) {
-      const names = [
-        "slotRow",
-        "slotLength",
-        "rowSlot",
-        "termBytes",
-        "termStarts",
-        "postingStarts",
-        "postingSlots",
-        "postingFreqs",
-        "termMaxFreqs",
-        "termMinLengths",
-      ] as const;
-      const arrays = Object.fromEntries(names.map((name) => [name, array(`${kind}.${name}`)])) as LexicalSnapshot["arrays"];
+      const arrays = Object.fromEntries(LEXICAL_ARRAYS.map((name) => [name, array(`${kind}.${name}`)])) as LexicalSnapshot["arrays"];
       index.lexical[kind] = LexicalIndex.restore({ meta: meta.lexical[kind], arrays });
     }
     return index;

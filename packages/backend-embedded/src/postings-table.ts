@@ -70,8 +70,6 @@ const fromUtf8 = new TextDecoder();
 export class PostingsTable {
   private readonly made = new Map<string, Postings>();
   private saved: SavedPostings | null = null;
-  /** Saved terms deleted since (by position): they are no longer found. */
-  private readonly gone = new Set<number>();
 
   static restore(saved: SavedPostings): PostingsTable {
     const table = new PostingsTable();
@@ -95,25 +93,15 @@ export class PostingsTable {
     return p;
   }
 
-  delete(term: string): void {
-    this.made.delete(term);
-    if (this.saved) {
-      const position = this.positionOf(term);
-      if (position >= 0) this.gone.add(position);
-    }
-  }
-
   /** Every term with its postings (the saved ones made first). */
   entries(): IterableIterator<[string, Postings]> {
     if (this.saved) {
       const { termBytes, termStarts } = this.saved;
       for (let position = 0; position < termStarts.length - 1; position++) {
-        if (this.gone.has(position)) continue;
         const term = fromUtf8.decode(termBytes.subarray(termStarts[position], termStarts[position + 1]));
         if (!this.made.has(term)) this.make(term, position);
       }
       this.saved = null;
-      this.gone.clear();
     }
     return this.made.entries();
   }
@@ -141,7 +129,7 @@ export class PostingsTable {
     return { termBytes, termStarts, postingStarts, postingSlots, postingFreqs, termMaxFreqs, termMinLengths };
   }
 
-  /** The saved position of `term` (-1: not saved, or deleted since). */
+  /** The saved position of `term` (-1: not saved). */
   private positionOf(term: string): number {
     const { termBytes, termStarts } = this.saved as SavedPostings;
     const key = utf8.encode(term);
@@ -150,7 +138,7 @@ export class PostingsTable {
     while (low <= high) {
       const mid = (low + high) >>> 1;
       const order = compareBytes(termBytes, termStarts[mid] as number, termStarts[mid + 1] as number, key);
-      if (order === 0) return this.gone.has(mid) ? -1 : mid;
+      if (order === 0) return mid;
       if (order < 0) low = mid + 1;
       else high = mid - 1;
     }
