@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_MAX_PAGE_SIZE, FULL_MAX_PAGE_SIZE } from "../src/params";
 import { CompactOrganizationResult, ONE_LINE_MAX, SCOPE_META_KEY, TOOL_NAMES, type ToolName } from "../src/index";
 import { call, connect, type Harness, ok, SAMPLE_SIZE, startApp, text, toolError } from "./helpers";
+import { leadOf } from "./lead";
 import { agentWorkflow } from "./workflow";
 
 let harness: Harness;
@@ -455,13 +456,6 @@ describe("readiness", () => {
     expect(await harness.app.services.organizations.count()).toBe(SAMPLE_SIZE);
   });
 });
-
-/** The first two sentences of a tool's description. */
-const leadOf = (tool: { description?: string }) =>
-  (tool.description ?? "")
-    .split(/(?<=\.) (?=[A-Z])/)
-    .slice(0, 2)
-    .join(" ");
 
 /**
  * What an agent reads in tools/list to pick a tool: every description opens by saying, in at most

@@ -35,7 +35,7 @@ export const itemTools = [
     name: "list_collection_items",
     title: "List a collection's items",
     description:
-      "Use it to see what is saved in a collection, given its collection_id. " +
+      "Use it to see what is saved in a collection (a shortlist, a saved list): the organizations or other entities in it, given its collection_id. " +
       "Returns its items, oldest first: compact by default (item id, entity type and id, a label from the snapshot, tags, notes cut to one line); " +
       `detail="full" adds the entity snapshot, whole notes and timestamps. limit is 1–${AGENT_MAX_PAGE_SIZE} (default 10); call again with cursor = meta.next_cursor for more.`,
     input: ListItemsInput.omit({ id: true }).safeExtend({
@@ -92,7 +92,7 @@ export const itemTools = [
     name: "bulk_add_collection_items",
     title: "Add several items to a collection",
     description:
-      "Use it to save many entities (1–1,000) into a collection at once, given its collection_id. " +
+      "Use it to save many organizations or other entities (1–1,000), such as a page of search results, into a collection in one call, given its collection_id. " +
       `Returns how many were added and how many were already there (meta.created, meta.existing), with up to ${BULK_ITEMS_SHOWN} of the items in brief. ` +
       "All or nothing: one invalid item, or an item whose type differs from the collection's or from the rest of the batch, " +
       "writes nothing, and the error's details.failing_indexes lists the items to fix (0-based). Entities already in the collection are kept as they are. " +
@@ -122,7 +122,7 @@ export const itemTools = [
     name: "update_collection_item",
     title: "Update a collection item",
     description:
-      "Use it to change the notes, tags or entity snapshot of an item already in a collection. " +
+      "Use it to annotate an item already saved in a collection: change its notes or tags (labels such as a lead's status), or its entity snapshot. " +
       "Returns the updated item; fields you leave out stay as they are (null clears notes or the snapshot). " +
       "entity_type and entity_id cannot change: to change the entity, delete the item and add another. The snapshot is checked against the item's type.",
     input: UpdateItemInput.omit({ id: true }).safeExtend({ collection_id: collectionIdParam(), item_id: itemIdParam() }),
@@ -139,7 +139,7 @@ export const itemTools = [
     name: "delete_collection_item",
     title: "Remove an item from a collection",
     description:
-      "Use it to remove one item from a collection (the entity itself is not touched). " +
+      "Use it to remove one saved organization or other item from a collection such as a shortlist (the entity itself is not touched). " +
       "Returns the ids of the collection and the removed item; removing an item that is not there answers NOT_FOUND. The collection keeps its entity type even when emptied.",
     input: ItemRef.omit({ id: true }).safeExtend({ collection_id: collectionIdParam(), item_id: itemIdParam() }),
     output: z.object({
