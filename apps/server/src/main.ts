@@ -42,7 +42,7 @@ program
 program
   .command("optimize")
   .description(
-    "after a large import into Elasticsearch: merge the organization index into one segment a shard (kNN searches every segment's graph); the embedded store has nothing to merge",
+    "after a large import into Elasticsearch: merge the organization index into one segment for every 100k organizations of a shard (kNN searches every segment's graph); the embedded store has nothing to merge",
   )
   .action(async () => {
     const { optimizeBackend } = await import("@orgsim/runtime");

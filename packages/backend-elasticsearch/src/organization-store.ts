@@ -141,7 +141,7 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
     await this.index.refresh();
   }
 
-  /** Merges the index into one segment per shard (`orgsim optimize`, segment-merge.ts); `log` hears how it goes. */
+  /** Merges the index into one segment per 100k organizations of a shard (`orgsim optimize`, segment-merge.ts); `log` hears how it goes. */
   mergeSegments(log: (line: string) => void): Promise<SegmentMerge> {
     return guarded(this.config.url, () => mergeSegments(this.client, this.name.alias, log));
   }

@@ -157,9 +157,9 @@ export async function deleteIndices(node: EsNode, prefix: string): Promise<void>
 }
 
 /**
- * Merges the organizations index into one segment (one HNSW graph per vector field: what a
- * long-lived index tends towards, and the hardest case for recall) through the product's own path,
- * `orgsim optimize`'s, and returns its seconds.
+ * Merges the organizations index through the product's own path, `orgsim optimize`'s, and returns
+ * its seconds: into one segment up to 100k organizations (one HNSW graph per vector field: what a
+ * long-lived index tends towards, and the hardest case for recall), one per 100k above.
  */
 export async function forceMerge(node: EsNode, prefix: string, log: (line: string) => void): Promise<number> {
   const backend = await openElasticsearchBackend({ url: node.url, indexPrefix: prefix });
