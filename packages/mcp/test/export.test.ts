@@ -1,20 +1,15 @@
 /** export_collection through the SDK client, against the real services (real model, real SQLite). */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ExportedItem, openPrincipal } from "@orgsim/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_INLINE_ITEMS } from "../src/tools/export";
-import { call, connect, type Harness, ok, startApp, text, toolError } from "./helpers";
+import { call, connect, type Harness, ok, text, toolError, withConnectedApp } from "./helpers";
 
 let harness: Harness;
 let client: Client;
-
-beforeAll(async () => {
-  harness = await startApp();
-  client = await connect(harness.app);
-});
-afterAll(async () => {
-  await client?.close();
-  await harness?.close();
+withConnectedApp((started, connected) => {
+  harness = started;
+  client = connected;
 });
 
 const newCollection = async (name: string) => (await ok(client, "create_collection", { name })).data as { id: string };

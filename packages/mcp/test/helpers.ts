@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type App, createApp, loadConfig } from "@orgsim/runtime";
+import { afterAll, beforeAll } from "vitest";
 import { createOrgsimMcpServer, type OrgsimMcpServerOptions } from "../src/index";
 
 export const SAMPLE_SIZE = 60;
@@ -32,6 +33,21 @@ export async function startApp(): Promise<Harness> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Starts the app and connects a client before the file's tests (handing both to `use`), and closes both after them. */
+export function withConnectedApp(use: (harness: Harness, client: Client) => void): void {
+  let harness: Harness | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    harness = await startApp();
+    client = await connect(harness.app);
+    use(harness, client);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await harness?.close();
+  });
 }
 
 export async function connect(app: App, options: Partial<OrgsimMcpServerOptions> = {}): Promise<Client> {

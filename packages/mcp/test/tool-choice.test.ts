@@ -11,9 +11,9 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { TOOL_NAMES, type ToolName } from "../src/index";
-import { connect, type Harness, startApp } from "./helpers";
+import { type Harness, withConnectedApp } from "./helpers";
 import { leadOf } from "./lead";
 
 /** What users ask an agent, in their words, two or three for each tool. */
@@ -44,14 +44,9 @@ const REQUESTS: Record<ToolName, string[]> = {
 
 let harness: Harness;
 let client: Client;
-
-beforeAll(async () => {
-  harness = await startApp();
-  client = await connect(harness.app);
-});
-afterAll(async () => {
-  await client?.close();
-  await harness?.close();
+withConnectedApp((started, connected) => {
+  harness = started;
+  client = connected;
 });
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0);

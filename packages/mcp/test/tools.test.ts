@@ -2,23 +2,18 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { appRouter } from "@orgsim/api";
 import { CATEGORIES, openPrincipal, Organization, searchFilterShape, SimilarToDescriptionInput } from "@orgsim/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AGENT_MAX_PAGE_SIZE, FULL_MAX_PAGE_SIZE } from "../src/params";
 import { CompactOrganizationResult, ONE_LINE_MAX, SCOPE_META_KEY, TOOL_NAMES, type ToolName } from "../src/index";
-import { call, connect, type Harness, ok, SAMPLE_SIZE, startApp, text, toolError } from "./helpers";
+import { call, connect, type Harness, ok, SAMPLE_SIZE, text, toolError, withConnectedApp } from "./helpers";
 import { leadOf } from "./lead";
 import { agentWorkflow } from "./workflow";
 
 let harness: Harness;
 let client: Client;
-
-beforeAll(async () => {
-  harness = await startApp();
-  client = await connect(harness.app);
-});
-afterAll(async () => {
-  await client?.close();
-  await harness?.close();
+withConnectedApp((started, connected) => {
+  harness = started;
+  client = connected;
 });
 
 const DESCRIPTION = "industrial robots and automation software for factories";
