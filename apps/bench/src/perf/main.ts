@@ -543,7 +543,7 @@ async function lookupRuns(byBackend: ScaleServers, paths: string[], backends: re
   return lookup;
 }
 
-/** The same recall (and the latency of the search without embedding) once the index is one segment. */
+/** The same recall (and the latency of the search without embedding) once `orgsim optimize` merged the index. */
 async function forceMergedRun(
   node: EsNode,
   prefix: string,
@@ -551,10 +551,10 @@ async function forceMergedRun(
   elasticUrl: string,
   queries: ScaleQueries,
 ): Promise<ScaleResult["elasticsearch"]["force_merged"]> {
-  log("elasticsearch: force-merging into one segment (one HNSW graph: the hardest case for recall) ...");
+  log("elasticsearch: force-merging as `orgsim optimize` does (one segment up to 100k organizations: one HNSW graph, the hardest case for recall) ...");
   const mergeSeconds = await forceMerge(node, prefix, log);
   log(`  merged in ${mergeSeconds.toFixed(0)} s`);
-  const mergedRecall = await recallTable(exactUrl, elasticUrl, queries, "one segment: ");
+  const mergedRecall = await recallTable(exactUrl, elasticUrl, queries, "merged: ");
   const mergedLoad: ScaleResult["load"] = [];
   for (const filter of FILTER_LEVELS) {
     const paths = queries.ids.map((q) => searchPath("organization", q, filter, "vector"));
@@ -562,7 +562,7 @@ async function forceMergedRun(
     const r = await loadTest(elasticUrl, paths, low, durationS, warmupS);
     mergedLoad.push({ backend: "elasticsearch", mode: "organization", filter, ranking: "vector", ...r });
     log(
-      `  one segment: organization ${filter} c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s`,
+      `  merged: organization ${filter} c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p95 ${r.latency_ms.p95.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms, ${r.requests_per_s.toFixed(1)} req/s`,
     );
   }
   return { force_merge_s: round(mergeSeconds), index: await indexStats(node, prefix), recall: mergedRecall, load: mergedLoad };

@@ -350,7 +350,9 @@ function recallRows(columns: RecallColumn[]): string[] {
 function recallSection({ scales }: ReportContext): string[] {
   const columns = scales.flatMap(([l, s]) => [
     { title: `${l} (${s.elasticsearch.index.segments} segments)`, recall: s.recall },
-    ...(s.elasticsearch.force_merged ? [{ title: `${l}, 1 segment`, recall: s.elasticsearch.force_merged.recall }] : []),
+    ...(s.elasticsearch.force_merged
+      ? [{ title: `${l}, merged (${segmentCount(s.elasticsearch.force_merged.index.segments)})`, recall: s.elasticsearch.force_merged.recall }]
+      : []),
   ]);
   const embeddedColumns = scales.filter(([, s]) => s.embedded_recall).map(([l, s]) => ({ title: l, recall: s.embedded_recall }));
   const allRecall = scales.flatMap(([, s]) => [...s.recall, ...(s.embedded_recall ?? []), ...(s.elasticsearch.force_merged?.recall ?? [])]);
@@ -366,8 +368,8 @@ function recallSection({ scales }: ReportContext): string[] {
     ...(embeddedColumns.length ? recallRows(embeddedColumns) : ["No scale measured yet."]),
     "",
     "**Elasticsearch** runs with the server's defaults (`int8_hnsw`, `num_candidates` 500 per segment, re-scoring with the float vectors, `oversample` 1 in runs from commit 687aae0 on and 3 before (Elasticsearch multiplies `num_candidates` by it too); graphs built with `m` 32 and `ef_construction` 200 since commit 3076e10, Lucene's 16 and 100 in runs before it: each scale's heading gives its run's commit). " +
-      'Each scale is measured as loaded (the segments the import left, each searched with its own graph) and, where a column says "1 segment", again after a force merge into one segment ' +
-      "(one graph per vector field: what a long-lived index tends towards, and the hardest case for recall).",
+      'Each scale is measured as loaded (the segments the import left, each searched with its own graph) and, where a column says "merged", again after `orgsim optimize`\'s force merge: ' +
+      "into one segment up to 100k organizations (one graph per vector field: what a long-lived index tends towards, and the hardest case for recall), one segment a 100k above.",
     "",
     ...recallRows(columns),
     "",
@@ -376,6 +378,8 @@ function recallSection({ scales }: ReportContext): string[] {
     "",
   ];
 }
+
+const segmentCount = (n: number) => `${n} segment${n === 1 ? "" : "s"}`;
 
 /** Elasticsearch's similar-to-organization latency before and after the force merge, where a scale was merged. */
 function forceMergeNote({ scales, low }: ReportContext): string[] {
@@ -389,7 +393,7 @@ function forceMergeNote({ scales, low }: ReportContext): string[] {
     return `**${l}** (merge took ${f1(m.force_merge_s)} s) ${per.join("; ")}`;
   });
   return [
-    `After the force merge, similar-to-organization latency (vector ranking) on Elasticsearch at 1 connection (p50 / p95 / p99 ms, as loaded → one segment): ${perScale.join(". ")}.`,
+    `After the force merge, similar-to-organization latency (vector ranking) on Elasticsearch at 1 connection (p50 / p95 / p99 ms, as loaded → merged): ${perScale.join(". ")}.`,
     "",
   ];
 }

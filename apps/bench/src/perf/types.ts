@@ -82,7 +82,7 @@ export interface ScaleResult {
     jvm_after_load: EsJvm;
     /** Elasticsearch's own kNN _search for the same organizations, over plain HTTP in the bench process (absent in earlier runs). */
     raw_knn_search?: FloorResult;
-    /** After a force merge into one segment (scales up to --force-merge-up-to): recall, and the latency of similar-to-organization at the lowest concurrency. */
+    /** After `orgsim optimize`'s force merge (one segment up to 100k organizations; scales up to --force-merge-up-to): recall, and the latency of similar-to-organization at the lowest concurrency. */
     force_merged?: {
       force_merge_s: number;
       index: EsIndexStats;
