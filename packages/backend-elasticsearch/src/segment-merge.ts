@@ -17,7 +17,7 @@
  */
 import type { Client } from "@elastic/elasticsearch";
 
-/** Organizations a merged segment holds at most (one HNSW graph each): see above. */
+/** A merged shard keeps a segment (an HNSW graph) for every this many organizations; Lucene sizes them unevenly (at 1M: 46k to 318k). */
 export const MAX_SEGMENT_DOCS = 100_000;
 
 export interface SegmentMerge {
