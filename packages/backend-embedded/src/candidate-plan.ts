@@ -11,6 +11,7 @@
  */
 import type { VectorKind } from "@orgsim/core";
 import type { FilteredRows } from "./filtered-rows";
+import type { GraphPrefetch, VectorGraph } from "./vector-graph";
 import type { VectorGraphs } from "./vector-graphs";
 
 /** Up to this many candidate rows, a brute-force scan (well under 0.5 µs a row at 384-d, vector-matrix/) beats planning. */
@@ -60,6 +61,8 @@ export interface PlanInput {
   filtered: FilteredRows | null;
   excludedIds: ReadonlySet<number>;
   rowOf(id: number): number | undefined;
+  /** The graph's first search, made beforehand (firstGraphSearch, VectorGraph.prefetch). */
+  prefetched?: GraphPrefetch;
 }
 
 /** The rows to score exactly; null means every row (less excluded ones, which the scorer skips). */
@@ -77,19 +80,24 @@ export function candidateRows(input: PlanInput): Int32Array | null {
   return Int32Array.from(fromGraph);
 }
 
+/** The graph search a ranking starts with (count and breadth, as graphCandidates asks), or null when it scans instead. */
+export function firstGraphSearch(input: PlanInput): { count: number; breadth: number } | null {
+  const { graphs, filtered, rowCount } = input;
+  const passing = filtered ? filtered.length : rowCount;
+  if (!graphs || passing <= input.exactBelow) return null;
+  const count = firstCount(input, passing);
+  return worthAsking(input, graphs.graph(input.kind), passing, count, 0) ? { count, breadth: 0 } : null;
+}
+
 /** The graph's candidate rows that pass the filter, at least k of them when the graph has them; null when a scan is cheaper. */
 function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8Array | null, passing: number): Set<number> | null {
   const { k, excludedIds, rowOf } = input;
   const graph = graphs.graph(input.kind);
-  let count = Math.ceil(((k + EXTRA_GRAPH_CANDIDATES) * input.rowCount) / passing) + excludedIds.size;
+  let count = firstCount(input, passing);
   // Each shard is searched at least this wide: 0 until the query turns out to be off the data.
   let breadth = 0;
-  // exactBelow 0 asks for the graphs whatever they cost (tests of the graph paths).
-  const cheaperThanScan = (asked: number) => input.exactBelow === 0 || graph.searchBreadth(asked, breadth) * GRAPH_COST_IN_ROWS < passing;
-  // Asking the graph for all it holds costs more than scanning, and HNSW may not reach all of it
-  // (long runs of identical vectors, holes left by deletes): a scan is exact.
-  while (count <= MAX_GRAPH_CANDIDATES && count < graph.nodes && cheaperThanScan(count)) {
-    const hits = graph.search(input.query, count, breadth);
+  while (worthAsking(input, graph, passing, count, breadth)) {
+    const hits = graph.search(input.query, count, breadth, input.prefetched);
     if (breadth === 0 && (hits[0]?.distance ?? 0) > ON_DATA_DISTANCE) {
       const [wider, more] = [OFF_DATA_BREADTH[input.kind], Math.max(count, OFF_DATA_CANDIDATES)];
       const searchAgain = graph.searchBreadth(more, wider) > graph.searchBreadth(count);
@@ -110,6 +118,20 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
     count = nextCount(count, rows.size, k);
   }
   return null;
+}
+
+/** The candidates first asked for: the page and EXTRA_GRAPH_CANDIDATES, oversampled by the inverse of the filter's selectivity, and the excluded ids. */
+const firstCount = (input: PlanInput, passing: number) => Math.ceil(((input.k + EXTRA_GRAPH_CANDIDATES) * input.rowCount) / passing) + input.excludedIds.size;
+
+/**
+ * Whether asking the graph for `count`, `breadth` wide, beats scanning the `passing` rows. Asking
+ * it for all it holds costs more than scanning, and HNSW may not reach all of it (long runs of
+ * identical vectors, holes left by deletes): a scan is exact. exactBelow 0 asks the graph whatever
+ * it costs (tests of the graph paths).
+ */
+function worthAsking(input: PlanInput, graph: VectorGraph, passing: number, count: number, breadth: number): boolean {
+  const cheaperThanScan = input.exactBelow === 0 || graph.searchBreadth(count, breadth) * GRAPH_COST_IN_ROWS < passing;
+  return count <= MAX_GRAPH_CANDIDATES && count < graph.nodes && cheaperThanScan;
 }
 
 /**

@@ -4,8 +4,9 @@
  * nodes removed from it are kept aside and left out of its hits; once they are many, when the shard
  * is saved, or when a node is added to it, it is copied into memory (without them).
  */
-import { rmSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import usearch from "usearch";
+import { identityOf, type ShardMatches, type ViewSearch } from "./graph-search-thread";
 
 const { Index, MetricKind, ScalarKind } = usearch;
 
@@ -16,7 +17,7 @@ const { Index, MetricKind, ScalarKind } = usearch;
 export const MIN_SEARCH_BREADTH = 32;
 
 /** Graph parameters (see vector-graph.ts); persisted graphs are rebuilt when the others change (GRAPH_FORMAT). */
-const GRAPH_OPTIONS = {
+export const GRAPH_OPTIONS = {
   metric: MetricKind.Cos,
   quantization: ScalarKind.F16,
   connectivity: 32,
@@ -37,6 +38,12 @@ export interface ShardHits {
   distances: number[];
 }
 
+/** A view's search made beforehand (on the graph search thread), and its matches. */
+export interface PrefetchedMatches {
+  search: ViewSearch;
+  matches: ShardMatches;
+}
+
 export class GraphShard {
   /** Nodes removed from a view, which still holds them. */
   private readonly removed = new Set<number>();
@@ -45,6 +52,8 @@ export class GraphShard {
     private index: InstanceType<typeof Index>,
     /** The file a view maps; null for a shard in memory. */
     private viewOf: string | null,
+    /** The identity of the file the view maps (graph-search-thread.ts); null when unsure (replaced while it was mapped). */
+    private readonly viewIdentity: string | null = null,
   ) {}
 
   static create(dimension: number): GraphShard {
@@ -53,10 +62,22 @@ export class GraphShard {
 
   /** The shard saved in `file`, mapped (see the class comment). */
   static open(file: string, dimension: number): GraphShard {
+    const before = identityOf(statSync(file));
     const index = newIndex(dimension);
     index.view(file);
     if (index.dimensions() !== dimension) throw new Error(`${file} holds ${index.dimensions()}-d vectors, not ${dimension}-d`);
-    return new GraphShard(index, file);
+    return new GraphShard(index, file, identityOf(statSync(file)) === before ? before : null);
+  }
+
+  /** The first usearch search that search(count, breadth) makes, for another thread to make on its own view; null for a shard in memory. */
+  viewSearch(count: number, breadth: number): ViewSearch | null {
+    if (!this.viewOf || !this.viewIdentity) return null;
+    return { file: this.viewOf, identity: this.viewIdentity, asked: Math.max(count, breadth) };
+  }
+
+  /** Whether the shard is a view of its saved file (searchable on the graph search thread). */
+  get isView(): boolean {
+    return this.viewOf !== null;
   }
 
   /** Nodes in the shard (removed ones aside). */
@@ -105,11 +126,15 @@ export class GraphShard {
     if (this.removed.size > MAX_REMOVED) this.copyIntoMemory(`${this.viewOf}.${process.pid}.copy.tmp`);
   }
 
-  /** About the `count` nearest nodes, nearest first, searching `breadth` (at least MIN_SEARCH_BREADTH) wide when count is less. */
-  search(query: Float32Array, count: number, breadth: number): ShardHits {
+  /**
+   * About the `count` nearest nodes, nearest first, searching `breadth` (at least MIN_SEARCH_BREADTH)
+   * wide when count is less. `prefetched` answers the search it made beforehand while this is still
+   * the view it searched (the same file's search always answers the same).
+   */
+  search(query: Float32Array, count: number, breadth: number, prefetched?: PrefetchedMatches): ShardHits {
     const wide = Math.max(count, breadth);
     for (let asked = wide; ; asked = wide + this.removed.size) {
-      const matches = this.index.search(query, asked, 1);
+      const matches = this.isPrefetched(prefetched, asked) ? prefetched.matches : this.index.search(query, asked, 1);
       const hits: ShardHits = { ids: [], distances: [] };
       matches.keys.forEach((key, i) => {
         const id = Number(key);
@@ -120,6 +145,11 @@ export class GraphShard {
       // Removed nodes took places: ask once more, for as many more as there are removed nodes.
       if (hits.ids.length === count || matches.keys.length < asked || asked > wide) return hits;
     }
+  }
+
+  private isPrefetched(prefetched: PrefetchedMatches | undefined, asked: number): prefetched is PrefetchedMatches {
+    const search = prefetched?.search;
+    return search !== undefined && search.asked === asked && search.file === this.viewOf && search.identity === this.viewIdentity;
   }
 
   save(file: string): void {

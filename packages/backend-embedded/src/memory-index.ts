@@ -17,7 +17,7 @@ import {
   type TermStatistics,
   type VectorKind,
 } from "@orgsim/core";
-import { candidateRows, DEFAULT_EXACT_BELOW } from "./candidate-plan";
+import { candidateRows, DEFAULT_EXACT_BELOW, firstGraphSearch, type PlanInput } from "./candidate-plan";
 import { CodeLists } from "./code-lists";
 import { FilterCache, FilteredRows } from "./filtered-rows";
 import { IdRows } from "./id-rows";
@@ -25,6 +25,8 @@ import { LEXICAL_ARRAYS, LexicalIndex, type LexicalSnapshot } from "./lexical-in
 import { RowVectors } from "./row-vectors";
 import type { SnapshotArray, SnapshotReader } from "./snapshot-file";
 import { TopK } from "./top-k";
+import type { GraphSearchThread } from "./graph-search-thread";
+import type { GraphPrefetch } from "./vector-graph";
 import type { VectorGraphs } from "./vector-graphs";
 
 /** What the filters look at, derived from an organization (and stored as SQL columns). */
@@ -94,6 +96,8 @@ export interface RankOptions {
   minScore?: number;
   /** Organizations left out whatever their score (the filter's excludeIds). */
   excludedIds: ReadonlySet<number>;
+  /** The ranking's first graph search, made beforehand (prefetchGraphSearch). */
+  prefetched?: GraphPrefetch;
 }
 
 export interface Hit {
@@ -411,22 +415,11 @@ export class MemoryIndex {
    * when null) less `excludedIds`. Which rows are scored is the planner's choice (candidate-plan.ts).
    */
   rank(query: Float32Array, kind: VectorKind, filtered: FilteredRows | null, options: RankOptions): Hit[] {
-    const d = this.dimension;
     const k = options.offset + options.size;
-    if (query.length !== d) throw new Error(`query vector has ${query.length} dimensions; the store holds ${d}`);
+    if (query.length !== this.dimension) throw new Error(`query vector has ${query.length} dimensions; the store holds ${this.dimension}`);
     if (k <= 0 || this.n === 0) return [];
     const excluded = options.excludedIds;
-    const rows = candidateRows({
-      graphs: this.graphs,
-      exactBelow: this.exactBelow,
-      query,
-      kind,
-      k,
-      rowCount: this.n,
-      filtered,
-      excludedIds: excluded,
-      rowOf: (id) => this.rowById.get(id),
-    });
+    const rows = candidateRows(this.planInput(query, kind, filtered, options));
     const minScore = options.minScore ?? Number.NEGATIVE_INFINITY;
     const heap = new TopK(k, this.ids);
     const ids = this.ids;
@@ -443,6 +436,32 @@ export class MemoryIndex {
       .sorted()
       .slice(options.offset)
       .map((row) => ({ id: this.ids[row.row] as number, score: row.score }));
+  }
+
+  /**
+   * The first graph search rank() would make with these arguments, made on `thread` while the caller
+   * goes on (graph-search-thread.ts); none when rank() would scan.
+   */
+  async prefetchGraphSearch(query: Float32Array, kind: VectorKind, filtered: FilteredRows | null, options: RankOptions, thread: GraphSearchThread) {
+    const first = firstGraphSearch(this.planInput(query, kind, filtered, options));
+    if (!first || !this.graphs) return undefined;
+    return this.graphs.graph(kind).prefetch(query, first.count, first.breadth, thread);
+  }
+
+  /** What the query planner (candidate-plan.ts) decides from. */
+  private planInput(query: Float32Array, kind: VectorKind, filtered: FilteredRows | null, options: RankOptions): PlanInput {
+    return {
+      graphs: this.graphs,
+      exactBelow: this.exactBelow,
+      query,
+      kind,
+      k: options.offset + options.size,
+      rowCount: this.n,
+      filtered,
+      excludedIds: options.excludedIds,
+      rowOf: (id) => this.rowById.get(id),
+      prefetched: options.prefetched,
+    };
   }
 
   /** The `size` best organizations by the words of their `kind` text (BM25), among the rows passing the filter (all when null) less `excludedIds`. */

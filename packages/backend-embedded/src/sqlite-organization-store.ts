@@ -35,7 +35,9 @@ import type { Db } from "./database";
 import { guarded } from "./errors";
 import { type FilterColumns, filterColumnsOf, type LexicalTexts, MemoryIndex } from "./memory-index";
 import { loadMemorySnapshot, saveMemorySnapshot } from "./memory-snapshot";
-import { SHARD_NODES } from "./vector-graph";
+import { GRAPH_OPTIONS } from "./graph-shard";
+import { GraphSearchThread } from "./graph-search-thread";
+import { type GraphPrefetch, SHARD_NODES } from "./vector-graph";
 import { fromBlob, OrganizationChanges, toBlob } from "./organization-changes";
 import { SqliteOrganizationLookup } from "./sqlite-organization-lookup";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
@@ -50,6 +52,8 @@ export interface VectorIndexOptions {
   exactBelow?: number;
   /** Nodes per graph shard (vector-graph.ts; default SHARD_NODES): tests make it small to have many. */
   shardNodes?: number;
+  /** Saved graphs are searched on a thread of their own (default, graph-search-thread.ts); false: on the caller's. */
+  searchThread?: boolean;
   /** Reports a (re)build of the graphs: why it started, then its progress. */
   onProgress?: (progress: GraphProgress & { reason?: string }) => void;
   /**
@@ -98,6 +102,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private readonly lookup: SqliteOrganizationLookup;
   private readonly checkpointer: WalCheckpointer;
   private graphs: VectorGraphs | null = null;
+  private graphThread: GraphSearchThread | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
   private textsTimer: NodeJS.Timeout | null = null;
   private textsPass: Promise<void> | null = null;
@@ -252,13 +257,24 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   async rank(query: VectorQuery): Promise<ScoredId[]> {
     return guarded(async () => {
+      const excludedIds = new Set(query.filter.excludeIds);
+      const prefetched = query.concurrent ? await this.prefetchGraphSearch(query, excludedIds) : undefined;
+      // Caught up again: writes may have come meanwhile (the prefetched search still answers for the views it searched).
       this.catchUp();
       const index = this.index;
       if (!index || index.size === 0) return [];
       assertQueryDimension(query.vector.length, index.dimension);
       // Filter first, then rank only the candidates: a filtered query fills its page whenever enough organizations match.
-      return index.rank(query.vector, query.kind, index.filterRows(query.filter), { ...query, excludedIds: new Set(query.filter.excludeIds) });
+      return index.rank(query.vector, query.kind, index.filterRows(query.filter), { ...query, excludedIds, prefetched });
     });
+  }
+
+  /** The ranking's first graph search, made on the graph search thread while this one goes on (graph-search-thread.ts). */
+  private async prefetchGraphSearch(query: VectorQuery, excludedIds: ReadonlySet<number>): Promise<GraphPrefetch | undefined> {
+    this.catchUp();
+    const index = this.index;
+    if (!index || !this.graphThread || query.size <= 0 || query.vector.length !== index.dimension) return undefined;
+    return index.prefetchGraphSearch(query.vector, query.kind, index.filterRows(query.filter), { ...query, excludedIds }, this.graphThread);
   }
 
   async searchText(query: TextQuery): Promise<number[]> {
@@ -318,6 +334,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       this.saveSnapshot();
       this.graphs?.stop();
       this.index = null;
+      await this.graphThread?.close();
       await this.checkpointer.close();
       this.onClose();
     });
@@ -332,6 +349,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
   /** Resolves when the vector index holds every stored vector (an import waits for it before it reports done). */
   async vectorIndexSettled(): Promise<void> {
     await this.graphs?.settled();
+    // Started now rather than by the first search that could use it, which would then search here.
+    if (this.graphs?.hasViews) await this.graphThread?.ready();
   }
 
   /** How many organizations' words are not indexed yet (a bulk write's, until the pass after it). */
@@ -386,6 +405,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
     index.useTextSource((ids) => this.textsOf(ids));
     this.graphs?.stop();
     this.graphs = null;
+    void this.graphThread?.close();
+    this.graphThread = null;
     if (this.vectorIndex.kind !== "exact") {
       this.graphs = new VectorGraphs(
         model.dimension,
@@ -395,6 +416,11 @@ export class SqliteOrganizationStore implements OrganizationStore {
         (rebuilt) => (rebuilt ? this.saveGraphs() : this.saveGraphsSoon()),
       );
       index.useGraphs(this.graphs, this.vectorIndex.exactBelow);
+      if (this.vectorIndex.searchThread !== false) {
+        this.graphThread = new GraphSearchThread(model.dimension, GRAPH_OPTIONS, (error) =>
+          this.reportBackground("the graph search thread failed (graphs are searched on the server's thread instead)", error),
+        );
+      }
     }
     return index;
   }

@@ -18,7 +18,8 @@
  * 1.000 on the same data.
  */
 import { availableParallelism } from "node:os";
-import { GraphShard, MIN_SEARCH_BREADTH } from "./graph-shard";
+import { GraphShard, MIN_SEARCH_BREADTH, type PrefetchedMatches } from "./graph-shard";
+import type { GraphSearchThread } from "./graph-search-thread";
 /** Nodes per shard: 100k organizations are one graph, as measured above. */
 export const SHARD_NODES = 100_000;
 /** How wide one graph is searched (at least): at 100k, 0.9975 of the exact top 10 (see above). */
@@ -27,6 +28,9 @@ const SEARCH_BREADTH = 128;
 const SHARD_OVERSAMPLING = 2;
 /** Names the parameters above, recorded with a saved graph. */
 export const GRAPH_FORMAT = "usearch-hnsw-f16-m32-efc256-shards100k";
+
+/** The first searches of a graph search's shards, made beforehand on the graph search thread (see prefetch). */
+export type GraphPrefetch = ReadonlyMap<GraphShard, PrefetchedMatches>;
 
 export interface GraphHit {
   id: number;
@@ -63,6 +67,11 @@ export class VectorGraph {
   /** Ids in the graph, twins included. */
   get size(): number {
     return this.nodes + this.nodeOf.size;
+  }
+
+  /** Whether a shard is a view of its saved file (see prefetch). */
+  get hasViews(): boolean {
+    return this.shards.some((shard) => shard.isView);
   }
 
   /** Nodes the graph itself holds (twins aside): what a search can return at most. */
@@ -135,12 +144,14 @@ export class VectorGraph {
 
   /**
    * About the `count` nearest nodes to `query`, nearest first, each followed by its twins (so
-   * possibly more than `count` hits); each shard searched at least `breadth` wide.
+   * possibly more than `count` hits); each shard searched at least `breadth` wide. `prefetched`
+   * (from prefetch) answers the shards' first searches it made.
    */
-  search(query: Float32Array, count: number, breadth = 0): GraphHit[] {
+  search(query: Float32Array, count: number, breadth = 0, prefetched?: GraphPrefetch): GraphHit[] {
     if (count <= 0) return [];
-    const shards = this.searchedShards();
-    const nearest = shards.length === 1 ? wholeSearch(shards[0] as GraphShard, query, count, breadth) : this.searchShards(shards, query, count, breadth);
+    const first = this.firstSearches(count, breadth);
+    const byShard = first.map(({ shard, count, breadth }) => hitsOf(shard, query, count, breadth, prefetched?.get(shard)));
+    const nearest = first.length === 1 ? (byShard[0] as GraphHit[]) : this.reaskShards(first, byShard, query, count, breadth);
     const hits: GraphHit[] = [];
     for (const hit of nearest.slice(0, count)) {
       hits.push(hit);
@@ -150,25 +161,57 @@ export class VectorGraph {
   }
 
   /**
-   * Several shards, each asked for its share of `count` (oversampled) and searched that wide: the
-   * nearest `count` are spread over the shards, and ten shards each searched `count` wide took ten
-   * times as long. A shard whose every hit made the merged first `count` may hold more of them (an
-   * import that put one cluster into one shard): it is asked again, for `count`, SEARCH_BREADTH wide.
+   * The first searches of each shard search(query, count, breadth) makes, made on `thread` while the
+   * caller goes on; only shards that are views can be searched there (see graph-search-thread.ts).
    */
-  private searchShards(shards: GraphShard[], query: Float32Array, count: number, breadth: number): GraphHit[] {
+  async prefetch(query: Float32Array, count: number, breadth: number, thread: GraphSearchThread): Promise<GraphPrefetch> {
+    const views = this.firstSearches(count, breadth).flatMap(({ shard, count, breadth }) => {
+      const search = shard.viewSearch(count, breadth);
+      return search ? [{ shard, search }] : [];
+    });
+    const results = await thread.search(
+      query,
+      views.map((v) => v.search),
+    );
+    const prefetched = new Map<GraphShard, PrefetchedMatches>();
+    results?.forEach((matches, i) => {
+      const { shard, search } = views[i] as (typeof views)[number];
+      if (matches) prefetched.set(shard, { search, matches });
+    });
+    return prefetched;
+  }
+
+  /**
+   * The shards a search asks first, each for how many and how wide. One shard: all `count`, as wide
+   * as one graph is searched. Several: each its share of `count` (oversampled) and that wide, since
+   * the nearest `count` are spread over the shards, and ten shards each searched `count` wide took
+   * ten times as long.
+   */
+  private firstSearches(count: number, breadth: number): { shard: GraphShard; count: number; breadth: number }[] {
+    const shards = this.searchedShards();
+    if (shards.length === 1) return [{ shard: shards[0] as GraphShard, count, breadth: Math.max(SEARCH_BREADTH, breadth) }];
     const share = shardShare(count, shards.length);
-    const byShard = shards.map((shard) => hitsOf(shard, query, share, Math.max(share, breadth)));
+    return shards.map((shard) => ({ shard, count: share, breadth: Math.max(share, breadth) }));
+  }
+
+  /**
+   * Several shards' first hits merged. A shard whose every hit made the merged first `count` may
+   * hold more of them (an import that put one cluster into one shard): it is asked again, for
+   * `count`, SEARCH_BREADTH wide.
+   */
+  private reaskShards(first: { shard: GraphShard; count: number }[], byShard: GraphHit[][], query: Float32Array, count: number, breadth: number): GraphHit[] {
     const merged = () => byShard.flat().sort((a, b) => a.distance - b.distance || a.id - b.id);
-    const first = merged();
-    const cutoff = first[count - 1]?.distance ?? Number.POSITIVE_INFINITY;
+    const firstMerged = merged();
+    const cutoff = firstMerged[count - 1]?.distance ?? Number.POSITIVE_INFINITY;
     let asked = false;
     byShard.forEach((hits, i) => {
+      const { shard, count: share } = first[i] as (typeof first)[number];
       if (share < count && hits.length === share && (hits.at(-1)?.distance ?? 0) <= cutoff) {
-        byShard[i] = wholeSearch(shards[i] as GraphShard, query, count, breadth);
+        byShard[i] = wholeSearch(shard, query, count, breadth);
         asked = true;
       }
     });
-    return asked ? merged() : first;
+    return asked ? merged() : firstMerged;
   }
 
   /** What a search for `count`, each shard at least `breadth` wide, costs: the breadths its shards are searched (re-asks aside). */
@@ -229,8 +272,8 @@ const shardShare = (count: number, shards: number) => Math.max(MIN_SEARCH_BREADT
 const wholeSearch = (shard: GraphShard, query: Float32Array, count: number, breadth: number) => hitsOf(shard, query, count, Math.max(SEARCH_BREADTH, breadth));
 
 /** A shard's hits as graph hits, nearest first. */
-function hitsOf(shard: GraphShard, query: Float32Array, count: number, breadth: number): GraphHit[] {
-  const { ids, distances } = shard.search(query, count, breadth);
+function hitsOf(shard: GraphShard, query: Float32Array, count: number, breadth: number, prefetched?: PrefetchedMatches): GraphHit[] {
+  const { ids, distances } = shard.search(query, count, breadth, prefetched);
   return ids.map((id, i) => ({ id, distance: distances[i] as number }));
 }
 

@@ -128,6 +128,11 @@ export class VectorGraphs {
     return this.pending[kind];
   }
 
+  /** Whether a graph has a shard mapped from its saved file, which the graph search thread can search. */
+  get hasViews(): boolean {
+    return this.graphs.profile.hasViews || this.graphs.customer.hasViews;
+  }
+
   /** True when the graphs hold every current vector. */
   get current(): boolean {
     return this.pending.profile.size === 0 && this.pending.customer.size === 0;

@@ -41,6 +41,11 @@ export interface VectorQuery {
   /** Hits to skip, then hits to return; ordered by score desc, id asc. */
   offset: number;
   size: number;
+  /**
+   * The caller has other work to do while this ranking runs (the hybrid ranking's word search): a
+   * store may rank on another thread meanwhile. Alone, that would only add the hand-over.
+   */
+  concurrent?: boolean;
 }
 
 /**

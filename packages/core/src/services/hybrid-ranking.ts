@@ -78,8 +78,15 @@ export class HybridRanking {
     const wordIds = query.text.then((text) =>
       this.store.searchText({ text, kind: query.kind === "customer" ? "profile" : query.kind, filter: query.filter, size: FUSION_DEPTH }),
     );
+    // Whether the word ranking still runs when the vector ranking starts (a description's words are
+    // ranked while it is embedded): the store may then rank the vectors on another thread meanwhile.
+    let wordsPending = true;
+    const wordsDone = () => {
+      wordsPending = false;
+    };
+    wordIds.then(wordsDone, wordsDone);
     const [{ ids: vectorIds, scores: ranked }, wordCosines] = await Promise.all([
-      query.vector.then((vector) => this.vectorRanking({ ...query, vector })),
+      query.vector.then((vector) => this.vectorRanking({ ...query, vector, concurrent: wordsPending })),
       // Checked while the vector ranking runs (the customer-base one takes several requests).
       Promise.all([known, wordIds]).then(([q, ids]) => this.wordCosines(q, ids)),
     ]);
@@ -90,7 +97,7 @@ export class HybridRanking {
   }
 
   /** The ids of the vector side of the fusion, FUSION_DEPTH deep, with rank()'s scores (none for customer-base search). */
-  private async vectorRanking(query: Omit<KnownQuery, "text">): Promise<{ ids: number[]; scores: Map<number, number> }> {
+  private async vectorRanking(query: Omit<KnownQuery, "text"> & { concurrent: boolean }): Promise<{ ids: number[]; scores: Map<number, number> }> {
     if (query.kind === "customer") return { ids: await customerBaseRanking(this.store, query, FUSION_DEPTH), scores: new Map() };
     const hits = await this.store.rank({ ...query, offset: 0, size: FUSION_DEPTH });
     return { ids: hits.map((h) => h.id), scores: new Map(hits.map((h) => [h.id, h.score])) };

@@ -1,0 +1,133 @@
+import { copyFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { randomRecords, rng, unitVector } from "@orgsim/testing";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { GRAPH_OPTIONS } from "../src/graph-shard";
+import { GraphSearchThread } from "../src/graph-search-thread";
+import { openEmbeddedBackend } from "../src/index";
+import { VectorGraph } from "../src/vector-graph";
+import { tempDir } from "./temp-dir";
+
+const DIM = 16;
+const MODEL = { modelId: "test-model", dimension: DIM };
+
+describe("graph searches on the graph search thread", () => {
+  let dir: ReturnType<typeof tempDir>;
+  let thread: GraphSearchThread;
+  const records = randomRecords(1200, DIM, 51);
+  const byId = new Map(records.map((r) => [r.organization.id, r.profileVector]));
+  const vectors = { vectorOf: (id: number) => byId.get(id) ?? null, allIds: () => byId.keys() };
+  const queries = Array.from({ length: 20 }, (_, i) => unitVector(DIM, rng(60 + i)));
+
+  /** A graph of `records` in shards of `shardNodes`, saved and opened again: its shards are views. */
+  const savedGraph = (shardNodes: number) => {
+    const graph = new VectorGraph(DIM, vectors, shardNodes);
+    graph.add([...byId.keys()], matrixOf(records.map((r) => r.profileVector)));
+    const file = (shard: number) => join(dir.path, `graph.s${shard}.usearch`);
+    const { shards, twins } = graph.save(file);
+    const files = Array.from({ length: shards }, (_, shard) => file(shard));
+    return { graph: VectorGraph.load(files, DIM, vectors, twins, shardNodes), files };
+  };
+
+  beforeEach(async () => {
+    dir = tempDir();
+    thread = new GraphSearchThread(DIM, GRAPH_OPTIONS);
+    await thread.ready();
+  });
+  afterEach(async () => {
+    await thread.close();
+    dir.remove();
+  });
+
+  it.each([
+    ["one graph", 10_000],
+    ["shards of 300", 300],
+  ])("answers every shard's first search as the shard itself does (%s)", async (_, shardNodes) => {
+    const { graph } = savedGraph(shardNodes);
+    for (const query of queries) {
+      const prefetched = await graph.prefetch(query, 60, 0, thread);
+      expect(prefetched.size).toBe(Math.ceil(records.length / Math.min(shardNodes, records.length)));
+      expect(graph.search(query, 60, 0, prefetched)).toEqual(graph.search(query, 60, 0));
+    }
+  });
+
+  it("leaves out nodes removed after its search, and answers nothing for a shard written to since", async () => {
+    const { graph } = savedGraph(300);
+    const query = queries[0] as Float32Array;
+    const prefetched = await graph.prefetch(query, 60, 0, thread);
+    const [nearest] = graph.search(query, 1);
+    graph.remove(nearest?.id as number);
+    // Added to the last shard, which is copied into memory: its prefetched search no longer answers for it.
+    const added = { id: 5_000, vector: query };
+    byId.set(added.id, added.vector);
+    graph.add([added.id], matrixOf([added.vector]));
+    const hits = graph.search(query, 60, 0, prefetched);
+    expect(hits).toEqual(graph.search(query, 60, 0));
+    expect(hits[0]?.id).toBe(added.id);
+    expect(hits.map((h) => h.id)).not.toContain(nearest?.id);
+    byId.delete(added.id);
+  });
+
+  it("refuses a file replaced under its name since the shard mapped it: the shard searches its own view", async () => {
+    const { graph, files } = savedGraph(10_000);
+    const other = new VectorGraph(DIM, vectors, 10_000);
+    const half = records.slice(0, 600);
+    other.add(
+      half.map((r) => r.organization.id),
+      matrixOf(half.map((r) => r.profileVector)),
+    );
+    other.save(() => join(dir.path, "other.usearch"));
+    copyFileSync(join(dir.path, "other.usearch"), join(dir.path, "other.copy"));
+    renameSync(join(dir.path, "other.copy"), files[0] as string);
+    const query = queries[1] as Float32Array;
+    expect((await graph.prefetch(query, 60, 0, thread)).size).toBe(0);
+    expect(graph.search(query, 60, 0).length).toBe(60);
+  });
+});
+
+describe("the embedded store's graph search thread", () => {
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    dir.remove();
+  });
+
+  it("ranks a hybrid ranking's vectors on the thread, exactly as without it, filtered and not, after writes too", async () => {
+    const records = randomRecords(3000, DIM, 71);
+    const writer = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, shardNodes: 1000 } });
+    await writer.organizations.upsert(records, MODEL);
+    await writer.organizations.vectorIndexSettled();
+    await writer.close();
+    const answered = vi.spyOn(GraphSearchThread.prototype, "search");
+    const withThread = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0 } });
+    const without = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: false } });
+    await withThread.organizations.vectorIndexSettled();
+    const expectSame = async (seed: number) => {
+      for (const filter of [{}, { employeesMin: 50 }, { excludeIds: [1, 2, 3] }]) {
+        const query = { vector: unitVector(DIM, rng(seed)), kind: "profile" as const, filter, offset: 0, size: 100, concurrent: true };
+        expect(await withThread.organizations.rank(query)).toEqual(await without.organizations.rank(query));
+      }
+    };
+    for (let seed = 80; seed < 90; seed++) await expectSame(seed);
+    const results = await Promise.all(answered.mock.results.map((r) => r.value));
+    expect(results.length).toBeGreaterThanOrEqual(30);
+    expect(results.every((r) => Array.isArray(r) && r.length === 3 && r.every((m) => m !== null))).toBe(true);
+    // A write copies the last shard into memory; a delete leaves a node out of a view.
+    await withThread.organizations.upsert(randomRecords(5, DIM, 72, 10_000), MODEL);
+    await withThread.organizations.delete(17);
+    for (let seed = 90; seed < 95; seed++) await expectSame(seed);
+    await withThread.close();
+    await without.close();
+  });
+});
+
+function matrixOf(vectors: Float32Array[]): Float32Array {
+  const matrix = new Float32Array(vectors.length * DIM);
+  vectors.forEach((v, i) => {
+    matrix.set(v, i * DIM);
+  });
+  return matrix;
+}
