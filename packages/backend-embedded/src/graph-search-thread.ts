@@ -5,7 +5,9 @@
  * a search 141 wide took 0.8 ms; beside 1.2 ms of other work on this thread the two took 1.25 ms
  * instead of 2.1, and a hybrid similar-to-organization request 0.6 to 0.9 ms less over HTTP. A
  * search with nothing to do meanwhile only waits for the hand-over (0.1 to 0.4 ms more): rankings
- * come here only when their caller says it has other work (VectorQuery.concurrent).
+ * come here only when their caller says it has other work (VectorQuery.concurrent). Under a load
+ * that keeps every core busy the thread only moves work and adds the hand-over: searches come here
+ * only while the machine has a core to spare (SpareCore).
  *
  * Only views are searched there: a view's file never changes, so the thread's own view of it (the
  * same pages, mapped twice) answers exactly what this thread's would. A shard copied into memory
@@ -14,6 +16,7 @@
  */
 // The module, not its createRequire: the server's bundle declares a createRequire of its own (apps/server/build.mjs).
 import nodeModule from "node:module";
+import { cpus } from "node:os";
 import { Worker } from "node:worker_threads";
 
 /** One shard's search as the thread makes it: usearch's `search(query, asked)` on the view of `file`. */
@@ -89,20 +92,25 @@ export class GraphSearchThread {
   private nextId = 0;
   private readonly waiting = new Map<number, (results: (ShardMatches | null)[] | null) => void>();
 
+  private readonly spareCore = new SpareCore();
+
   constructor(
     private readonly dimension: number,
     /** usearch's index options of the shards (graph-shard.ts). */
     private readonly options: object,
+    /** Search only while the machine has a core to spare (false: always, for tests). */
+    private readonly whenCoreSpare: boolean,
     private readonly onError: (error: unknown) => void = () => {},
   ) {}
 
   /**
    * Each search's matches (null for one the thread could not make); null for all when the thread
-   * is not running yet (it starts now) or failed. Never rejects.
+   * is not running yet (it starts now), failed, or the machine has no core to spare. Never rejects.
    */
   search(query: Float32Array, searches: readonly ViewSearch[]): Promise<(ShardMatches | null)[] | null> {
     const worker = this.start();
     if (!worker || !this.online || searches.length === 0) return Promise.resolve(null);
+    if (this.whenCoreSpare && !this.spareCore.available()) return Promise.resolve(null);
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
@@ -166,4 +174,34 @@ export class GraphSearchThread {
     for (const resolve of this.waiting.values()) resolve(results);
     this.waiting.clear();
   }
+}
+
+/**
+ * Whether the machine had at least half a core idle over the last tenth of a second (the CPUs' idle
+ * time, read at most that often: os.cpus() took 43 µs).
+ */
+class SpareCore {
+  private last = cpuTimes();
+  private spare = true;
+
+  available(): boolean {
+    if (performance.now() - this.last.at < 100) return this.spare;
+    const now = cpuTimes();
+    const idleCores = ((now.idle - this.last.idle) / (now.total - this.last.total)) * now.cores;
+    this.spare = !(idleCores < 0.5);
+    this.last = now;
+    return this.spare;
+  }
+}
+
+/** The CPUs' idle and total times summed (ms), their count, and when they were read. */
+function cpuTimes() {
+  const all = cpus();
+  let idle = 0;
+  let total = 0;
+  for (const { times } of all) {
+    idle += times.idle;
+    total += times.user + times.nice + times.sys + times.idle + times.irq;
+  }
+  return { idle, total, cores: all.length, at: performance.now() };
 }

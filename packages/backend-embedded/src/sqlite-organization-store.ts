@@ -52,8 +52,12 @@ export interface VectorIndexOptions {
   exactBelow?: number;
   /** Nodes per graph shard (vector-graph.ts; default SHARD_NODES): tests make it small to have many. */
   shardNodes?: number;
-  /** Saved graphs are searched on a thread of their own (default, graph-search-thread.ts); false: on the caller's. */
-  searchThread?: boolean;
+  /**
+   * Where a hybrid ranking's graph search runs (graph-search-thread.ts): on a thread of its own
+   * while the machine has a core to spare (true, the default), or always ("always", for tests);
+   * false: on the caller's thread.
+   */
+  searchThread?: boolean | "always";
   /** Reports a (re)build of the graphs: why it started, then its progress. */
   onProgress?: (progress: GraphProgress & { reason?: string }) => void;
   /**
@@ -417,7 +421,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
       );
       index.useGraphs(this.graphs, this.vectorIndex.exactBelow);
       if (this.vectorIndex.searchThread !== false) {
-        this.graphThread = new GraphSearchThread(model.dimension, GRAPH_OPTIONS, (error) =>
+        const whenCoreSpare = this.vectorIndex.searchThread !== "always";
+        this.graphThread = new GraphSearchThread(model.dimension, GRAPH_OPTIONS, whenCoreSpare, (error) =>
           this.reportBackground("the graph search thread failed (graphs are searched on the server's thread instead)", error),
         );
       }

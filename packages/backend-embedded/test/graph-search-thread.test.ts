@@ -31,7 +31,8 @@ describe("graph searches on the graph search thread", () => {
 
   beforeEach(async () => {
     dir = tempDir();
-    thread = new GraphSearchThread(DIM, GRAPH_OPTIONS);
+    // Whatever the machine's load (tests run side by side).
+    thread = new GraphSearchThread(DIM, GRAPH_OPTIONS, false);
     await thread.ready();
   });
   afterEach(async () => {
@@ -102,7 +103,7 @@ describe("the embedded store's graph search thread", () => {
     await writer.organizations.vectorIndexSettled();
     await writer.close();
     const answered = vi.spyOn(GraphSearchThread.prototype, "search");
-    const withThread = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0 } });
+    const withThread = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: "always" } });
     const without = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: false } });
     await withThread.organizations.vectorIndexSettled();
     const expectSame = async (seed: number) => {
