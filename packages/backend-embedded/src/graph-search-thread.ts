@@ -180,13 +180,17 @@ export class GraphSearchThread {
  * Whether the machine had at least half a core idle over the last tenth of a second (the CPUs' idle
  * time, read at most that often: os.cpus() took 43 µs).
  */
-class SpareCore {
-  private last = cpuTimes();
+export class SpareCore {
+  private last: CpuTimes;
   private spare = true;
+
+  constructor(private readonly read: () => CpuTimes = cpuTimes) {
+    this.last = read();
+  }
 
   available(): boolean {
     if (performance.now() - this.last.at < 100) return this.spare;
-    const now = cpuTimes();
+    const now = this.read();
     const idleCores = ((now.idle - this.last.idle) / (now.total - this.last.total)) * now.cores;
     this.spare = !(idleCores < 0.5);
     this.last = now;
@@ -194,8 +198,15 @@ class SpareCore {
   }
 }
 
-/** The CPUs' idle and total times summed (ms), their count, and when they were read. */
-function cpuTimes() {
+/** The CPUs' idle and total times summed (ms), their count, and when they were read (performance.now()). */
+export interface CpuTimes {
+  idle: number;
+  total: number;
+  cores: number;
+  at: number;
+}
+
+function cpuTimes(): CpuTimes {
   const all = cpus();
   let idle = 0;
   let total = 0;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { randomRecords, rng, unitVector } from "@orgsim/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GRAPH_OPTIONS } from "../src/graph-shard";
-import { GraphSearchThread } from "../src/graph-search-thread";
+import { type CpuTimes, GraphSearchThread, SpareCore } from "../src/graph-search-thread";
 import { openEmbeddedBackend } from "../src/index";
 import { VectorGraph } from "../src/vector-graph";
 import { tempDir } from "./temp-dir";
@@ -122,6 +122,33 @@ describe("the embedded store's graph search thread", () => {
     for (let seed = 90; seed < 95; seed++) await expectSame(seed);
     await withThread.close();
     await without.close();
+  });
+});
+
+describe("a spare core", () => {
+  it("is there while the CPUs were at least half a core idle over the last tenth of a second, and is read at most that often", () => {
+    const readings: CpuTimes[] = [];
+    let at = performance.now() - 1_000;
+    // Two cores: `idleMs` of idle time out of `totalMs` of CPU time since the reading before.
+    const next = (idleMs: number, totalMs: number) => {
+      const last = readings.at(-1) ?? { idle: 0, total: 0, cores: 2, at };
+      at += 200;
+      readings.push({ idle: last.idle + idleMs, total: last.total + totalMs, cores: 2, at });
+    };
+    next(0, 0);
+    let read = 0;
+    const spare = new SpareCore(() => readings[read++] as CpuTimes);
+    next(100, 400); // half a core idle
+    expect(spare.available()).toBe(true);
+    next(40, 400); // a fifth of a core idle
+    expect(spare.available()).toBe(false);
+    next(300, 400); // 1.5 cores idle
+    expect(spare.available()).toBe(true);
+    next(0, 400);
+    // Read a moment ago (its last reading is "now"): the answer stands, nothing more is read.
+    (readings[read - 1] as CpuTimes).at = performance.now();
+    expect(spare.available()).toBe(true);
+    expect(read).toBe(4);
   });
 });
 
