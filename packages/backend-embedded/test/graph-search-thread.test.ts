@@ -1,10 +1,11 @@
 import { copyFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
+import { type Embedder, SearchService, SimilarToDescriptionInput, SimilarToOrganizationInput } from "@orgsim/core";
 import { randomRecords, rng, unitVector } from "@orgsim/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GRAPH_OPTIONS } from "../src/graph-shard";
 import { type CpuTimes, GraphSearchThread, SpareCore } from "../src/graph-search-thread";
-import { openEmbeddedBackend } from "../src/index";
+import { openEmbeddedBackend, SqliteOrganizationStore } from "../src/index";
 import { VectorGraph } from "../src/vector-graph";
 import { tempDir } from "./temp-dir";
 
@@ -122,6 +123,33 @@ describe("the embedded store's graph search thread", () => {
     for (let seed = 90; seed < 95; seed++) await expectSame(seed);
     await withThread.close();
     await without.close();
+  });
+});
+
+describe("the hybrid ranking's vector ranking, beside its word ranking", () => {
+  it("is asked for beside the words when it starts before they end (similar to an organization), not when a description is embedded after", async () => {
+    const dir = tempDir();
+    const backend = openEmbeddedBackend({ dataDir: dir.path });
+    await backend.organizations.upsert(randomRecords(300, DIM, 91), MODEL);
+    // A real delay, as a model's: the description's words are ranked meanwhile.
+    const embedder: Embedder = {
+      ...MODEL,
+      embed: async (texts) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return texts.map(() => unitVector(DIM, rng(92)));
+      },
+      close: async () => {},
+    };
+    const search = new SearchService(backend.organizations, embedder);
+    const ranked = vi.spyOn(SqliteOrganizationStore.prototype, "rank");
+    await search.similarToOrganization(SimilarToOrganizationInput.parse({ organization_id: "7" }));
+    expect(ranked.mock.calls.map(([query]) => query.concurrent)).toEqual([true]);
+    ranked.mockClear();
+    await search.similarToDescription(SimilarToDescriptionInput.parse({ description: "payments for small shops" }));
+    expect(ranked.mock.calls.map(([query]) => query.concurrent)).toEqual([false]);
+    ranked.mockRestore();
+    await backend.close();
+    dir.remove();
   });
 });
 
