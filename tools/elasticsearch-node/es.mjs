@@ -8,13 +8,15 @@
 // --nodes N: a cluster of N nodes on HTTP ports ES_PORT .. ES_PORT+N-1 (transport ports 100 above),
 // each with its own state dir under ES_HOME (default .orgsim/es-cluster-<ES_PORT>/node-<port>).
 // Env: ES_PORT (9200), ES_HOME (state dir), ES_HEAP (1g), ES_JAVA_OPTS, ES_START_TIMEOUT (120 s),
-//      ES_STOP_TIMEOUT (30 s), JAVA_HOME. Plain Node >= 20, no dependencies.
+//      ES_STOP_TIMEOUT (30 s), ES_JAVA_HOME or JAVA_HOME (else the newest JDK in /usr/lib/jvm, see
+//      java.mjs). Plain Node >= 20, no dependencies.
 // biome-ignore-all lint/suspicious/noUndeclaredEnvVars: a dev tool run outside turbo; its env is documented above
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { chooseJava, vectorFlags } from "./java.mjs";
 
 const TOOL_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(TOOL_DIR, "..", "..");
@@ -150,8 +152,11 @@ function buildIfNeeded() {
   console.error(`es: built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-function javaBin() {
-  return process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, "bin", "java") : "java";
+/** Chosen once per command: every node of a cluster runs on the same Java. */
+let chosenJava;
+function javaRuntime() {
+  chosenJava ??= chooseJava();
+  return chosenJava;
 }
 
 // --- commands ------------------------------------------------------------------------------
@@ -231,6 +236,7 @@ async function spawnNode(node, cluster, clean) {
     "-Djava.awt.headless=true",
     "-Dfile.encoding=UTF-8",
     `-Djava.io.tmpdir=${path.join(node.base, "tmp")}`,
+    ...vectorFlags(javaRuntime()),
     ...(process.env.ES_JAVA_OPTS ?? "").split(/\s+/).filter(Boolean),
     "-cp",
     `${LAUNCHER_JAR}${path.delimiter}${path.join(TARGET, "lib", "*")}`,
@@ -248,16 +254,18 @@ async function spawnNode(node, cluster, clean) {
         }
       : { ES_SEED_HOSTS: "" };
   const out = fs.openSync(node.consoleLog, "a");
-  const child = spawn(javaBin(), args, { detached: true, stdio: ["ignore", out, out], env: { ...process.env, ...clusterEnv } });
+  const child = spawn(javaRuntime().bin, args, { detached: true, stdio: ["ignore", out, out], env: { ...process.env, ...clusterEnv } });
   fs.closeSync(out);
   const spawnError = await new Promise((resolve) => {
     child.once("error", resolve);
     child.once("spawn", () => resolve(null));
   });
-  if (spawnError) fail(`cannot run ${javaBin()} (${spawnError.code}); install a JDK 17+ or set JAVA_HOME`);
+  if (spawnError) fail(`cannot run ${javaRuntime().bin} (${spawnError.code}); install a JDK 17+ or set ES_JAVA_HOME`);
   child.unref();
   fs.writeFileSync(node.pidFile, `${child.pid}\n`);
-  console.error(`es: started pid ${child.pid} (state in ${node.base}), waiting for yellow ...`);
+  const java = javaRuntime();
+  const simd = vectorFlags(java).length > 0 ? "Lucene's vector code with SIMD" : "no Vector API: Lucene's vector code is scalar";
+  console.error(`es: started pid ${child.pid} on Java ${java.feature || "?"} (${java.source}; ${simd}) (state in ${node.base}), waiting for yellow ...`);
   return child.pid;
 }
 
@@ -328,7 +336,11 @@ async function status(nodes) {
 
 const { values: flags, positionals } = (() => {
   try {
-    return parseArgs({ args: process.argv.slice(2).filter((a) => a !== "--"), allowPositionals: true, options: { clean: { type: "boolean" }, nodes: { type: "string", default: "1" } } });
+    return parseArgs({
+      args: process.argv.slice(2).filter((a) => a !== "--"),
+      allowPositionals: true,
+      options: { clean: { type: "boolean" }, nodes: { type: "string", default: "1" } },
+    });
   } catch (error) {
     fail(error.message, 2);
   }

@@ -13,6 +13,8 @@ export interface EsNode {
   home: string;
   heap: string;
   version: string;
+  /** The Java the node runs on, and whether Lucene's vector code uses the Vector API (SIMD). */
+  jvm: string;
   pid: number | null;
   stop(): void;
 }
@@ -41,20 +43,33 @@ export async function startEsNode(repo: string, options: { port: number; heap: s
   } catch {
     pid = null;
   }
-  const info = (await (await fetch(`${url}/_nodes/_local?filter_path=nodes.*.version`)).json()) as { nodes: Record<string, { version: string }> };
-  const version = Object.values(info.nodes)[0]?.version ?? "unknown";
-  options.log(`elasticsearch: ${version} at ${url} (pid ${pid})`);
+  const info = (await (await fetch(`${url}/_nodes/_local?filter_path=nodes.*.version,nodes.*.jvm`)).json()) as { nodes: Record<string, NodeInfo> };
+  const node = Object.values(info.nodes)[0];
+  const version = node?.version ?? "unknown";
+  const jvm = node ? jvmOf(node) : "unknown";
+  options.log(`elasticsearch: ${version} at ${url} (pid ${pid}), ${jvm}`);
   return {
     url,
     home,
     heap: options.heap,
     version,
+    jvm,
     pid,
     stop() {
       const stopped = esTool(repo, ["stop"], env);
       options.log(`elasticsearch: ${stopped.stdout.trim() || stopped.stderr.trim()}`);
     },
   };
+}
+
+interface NodeInfo {
+  version: string;
+  jvm: { version: string; vm_vendor: string; input_arguments: string[] };
+}
+
+function jvmOf(node: NodeInfo): string {
+  const simd = node.jvm.input_arguments.some((a) => a.includes("jdk.incubator.vector")) ? "Vector API on" : "no Vector API";
+  return `Java ${node.jvm.version} (${node.jvm.vm_vendor}; ${simd})`;
 }
 
 async function get<T>(url: string): Promise<T> {

@@ -174,8 +174,10 @@ try {
   if (withElasticsearch || !args["skip-import"]) {
     es = await startEsNode(repo, { port: Number(args["es-port"]), heap: args["es-heap"], log });
     results.machine.elasticsearch = es.version;
+    results.machine.java = es.jvm;
   } else {
     results.machine.elasticsearch = previous?.machine.elasticsearch ?? null;
+    results.machine.java = previous?.machine.java ?? results.machine.java;
   }
 
   // --- real organizations: import with embedding (the product importer), then their vectors ---

@@ -135,6 +135,7 @@ const save = () => {
 
 const node = await startEsNode(repo, { port: Number(args["es-port"]), heap: args["es-heap"], log });
 results.run.machine.elasticsearch = node.version;
+results.run.machine.java = node.jvm;
 try {
   for (const quantization of quantizations) {
     results.quantizations[quantization] = await measure(node, quantization, dataset, real.model, { tables, queries });
