@@ -38,6 +38,7 @@ import { loadMemorySnapshot, saveMemorySnapshot } from "./memory-snapshot";
 import { GRAPH_OPTIONS } from "./graph-shard";
 import { GraphSearchThread } from "./graph-search-thread";
 import { type GraphPrefetch, SHARD_NODES } from "./vector-graph";
+import { MultiRowInsert } from "./multi-row-insert";
 import { fromBlob, OrganizationChanges, toBlob } from "./organization-changes";
 import { SqliteOrganizationLookup } from "./sqlite-organization-lookup";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
@@ -102,6 +103,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private dataVersion = -1;
   private closed = false;
   private readonly sql;
+  private readonly rowInserts: Record<"organizations" | "locations" | "categories" | "vectors", MultiRowInsert>;
   private readonly changes: OrganizationChanges;
   private readonly lookup: SqliteOrganizationLookup;
   private readonly checkpointer: WalCheckpointer;
@@ -125,21 +127,26 @@ export class SqliteOrganizationStore implements OrganizationStore {
       deleteOrg: db.prepare<[number]>("DELETE FROM organizations WHERE id = ?"),
       deleteName: db.prepare<[number]>("DELETE FROM organization_names WHERE rowid = ?"),
       existing: db.prepare<[string], number>("SELECT id FROM organizations WHERE id IN (SELECT value FROM json_each(?))").pluck(),
-      insertOrg: db.prepare<[number, string, ...(string | number | null)[]]>(
-        `INSERT INTO organizations (id, doc, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, name_key, domain_key)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
       // The name index of a whole write in one statement: FTS5 then flushes its terms once (see migration 5).
       insertNames: db.prepare<[string]>("INSERT INTO organization_names (rowid, name_key) SELECT value ->> 0, value ->> 1 FROM json_each(?)"),
-      insertLocation: db.prepare("INSERT INTO organization_locations (org_id, is_hq, country_code, subdivision_code) VALUES (?, ?, ?, ?)"),
-      insertCategory: db.prepare("INSERT INTO organization_categories (org_id, slug) VALUES (?, ?)"),
-      insertVector: db.prepare("INSERT INTO organization_vectors (org_id, kind, model_id, vector) VALUES (?, ?, ?, ?)"),
       doc: db.prepare<[number], string>("SELECT doc FROM organizations WHERE id = ?").pluck(),
       docs: db.prepare<[string], { id: number; doc: string }>("SELECT id, doc FROM organizations WHERE id IN (SELECT value FROM json_each(?))"),
       vector: db.prepare<[number, string], Buffer>("SELECT vector FROM organization_vectors WHERE org_id = ? AND kind = ?").pluck(),
       count: db.prepare<[], number>("SELECT count(*) FROM organizations").pluck(),
       // A prepared pragma: read before every search, so it skips db.pragma()'s per-call preparation.
       dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
+    };
+    // A write's rows, many a statement (multi-row-insert.ts); an organization's row before those that reference it.
+    const organizations = new MultiRowInsert(
+      db,
+      `organizations (id, doc, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, name_key, domain_key)`,
+      11,
+    );
+    this.rowInserts = {
+      organizations,
+      locations: new MultiRowInsert(db, "organization_locations (org_id, is_hq, country_code, subdivision_code)", 4, organizations),
+      categories: new MultiRowInsert(db, "organization_categories (org_id, slug)", 2, organizations),
+      vectors: new MultiRowInsert(db, "organization_vectors (org_id, kind, model_id, vector)", 4, organizations),
     };
     this.changes = new OrganizationChanges(db);
     this.checkpointer = new WalCheckpointer(db, (error) =>
@@ -510,14 +517,26 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   /**
    * Inside the write transaction: replaces each organization's rows (an existing one's children go
-   * by ON DELETE CASCADE), then writes the name index of them all in one statement.
+   * by ON DELETE CASCADE), then writes the name index of them all in one statement. Rows left
+   * unwritten by a failure are dropped with its transaction, not carried into the next write.
    */
   private writeAll(rows: readonly (OrganizationRecord & { columns: FilterColumns })[], modelId: string): void {
+    try {
+      this.writeRows(rows, modelId);
+    } finally {
+      for (const insert of Object.values(this.rowInserts)) insert.discard();
+    }
+  }
+
+  /** writeAll's rows, many a statement (rowInserts): flushed before a delete, which must take the rows written before it. */
+  private writeRows(rows: readonly (OrganizationRecord & { columns: FilterColumns })[], modelId: string): void {
     const stored = new Set(this.sql.existing.all(JSON.stringify(rows.map((r) => r.organization.id))));
     const names = new Map<number, string>();
+    const { organizations, locations, categories, vectors } = this.rowInserts;
     for (const { organization: o, columns: c, profileVector, customerVector } of rows) {
       // Also an organization twice in one write: the later one replaces the earlier.
       if (stored.has(o.id)) {
+        for (const insert of Object.values(this.rowInserts)) insert.flush();
         this.sql.deleteOrg.run(o.id);
         this.sql.deleteName.run(o.id);
       }
@@ -525,7 +544,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       const name = nameKey(o.name);
       const domain = o.domain ? domainKey(o.domain) : null;
       const doc = JSON.stringify(o);
-      this.sql.insertOrg.run(
+      organizations.add(
         o.id,
         doc,
         c.hqCountry,
@@ -540,12 +559,13 @@ export class SqliteOrganizationStore implements OrganizationStore {
       );
       names.set(o.id, name);
       const { headquarters, offices } = o.location;
-      if (headquarters) this.sql.insertLocation.run(o.id, 1, headquarters.country_code, headquarters.subdivision_code);
-      for (const office of offices) this.sql.insertLocation.run(o.id, 0, office.country_code, office.subdivision_code);
-      for (const slug of c.categories) this.sql.insertCategory.run(o.id, slug);
-      this.sql.insertVector.run(o.id, "profile", modelId, toBlob(profileVector));
-      if (customerVector) this.sql.insertVector.run(o.id, "customer", modelId, toBlob(customerVector));
+      if (headquarters) locations.add(o.id, 1, headquarters.country_code, headquarters.subdivision_code);
+      for (const office of offices) locations.add(o.id, 0, office.country_code, office.subdivision_code);
+      for (const slug of c.categories) categories.add(o.id, slug);
+      vectors.add(o.id, "profile", modelId, toBlob(profileVector));
+      if (customerVector) vectors.add(o.id, "customer", modelId, toBlob(customerVector));
     }
+    for (const insert of Object.values(this.rowInserts)) insert.flush();
     this.sql.insertNames.run(JSON.stringify([...names]));
   }
 

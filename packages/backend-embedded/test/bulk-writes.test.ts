@@ -106,6 +106,39 @@ describe("embedded: bulk writes", () => {
     }
   });
 
+  it("stores the rows one statement a row stored (many a statement now), repeated organizations included; a failed write leaves none behind", async () => {
+    const records = randomRecords(300, DIM, 11);
+    const again = { ...(records[5] as OrganizationRecord), organization: { ...(records[7] as OrganizationRecord).organization, id: 6 } };
+    await backend.organizations.upsert([...records, again], MODEL);
+    await writtenAlone(alone.organizations, [...records, again]);
+    const rows = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      const read = (sql: string) => db.prepare<[], unknown[]>(sql).raw().all();
+      const tables = {
+        organizations: read("SELECT * FROM organizations ORDER BY id"),
+        locations: read("SELECT org_id, is_hq, country_code, subdivision_code FROM organization_locations ORDER BY org_id, rowid"),
+        categories: read("SELECT * FROM organization_categories ORDER BY org_id, slug"),
+        vectors: read("SELECT org_id, kind, model_id, vector FROM organization_vectors ORDER BY org_id, kind"),
+      };
+      db.close();
+      return tables;
+    };
+    const stored = rows(backend.file);
+    expect(stored.locations.length).toBeGreaterThan(300);
+    expect(stored.categories.length).toBeGreaterThan(100);
+    expect(stored).toEqual(rows(alone.file));
+    // A write failing after it took rows it had not written yet (a record it cannot read, past the first statements' rows): none of them reach the next write.
+    const failing = randomRecords(100, DIM, 12, 1_001);
+    const broken = failing[90] as OrganizationRecord;
+    failing[90] = { ...broken, organization: { ...broken.organization, fictional: 1n as never } };
+    await expect(backend.organizations.upsert(failing, MODEL)).rejects.toThrow();
+    await backend.organizations.upsert(randomRecords(20, DIM, 13, 2_001), MODEL);
+    const after = rows(backend.file);
+    expect(after.organizations).toHaveLength(300 + 20);
+    expect(after.locations.filter(([id]) => (id as number) > 1_000 && (id as number) <= 2_000)).toEqual([]);
+    expect(after.vectors.filter(([id]) => (id as number) > 1_000 && (id as number) <= 2_000)).toEqual([]);
+  });
+
   it("keeps the name lookup in step: new, renamed, repeated in one write, and deleted organizations", async () => {
     const records = randomRecords(100, DIM, 7);
     const named = (r: OrganizationRecord, name: string): OrganizationRecord => ({ ...r, organization: { ...r.organization, name } });

@@ -276,6 +276,14 @@ describe("lookup keys", () => {
     expect(nameKey("  Stripe   Atlas ")).toBe("stripe atlas");
   });
 
+  it("splits an ASCII name (its own quick path) as the Unicode path does", () => {
+    const ascii = String.fromCharCode(...Array.from({ length: 128 }, (_, code) => code));
+    const words = ["0123456789", "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz"];
+    expect(nameWords(ascii)).toEqual(words);
+    // One character past ASCII sends the same characters through the Unicode path.
+    expect(nameWords(`${ascii}é`)).toEqual([...words, "e"]);
+  });
+
   it("reduces a domain or URL to its host", () => {
     expect(domainKey("Stripe.com")).toBe("stripe.com");
     expect(domainKey("https://www.Stripe.com/pricing?x=1#y")).toBe("stripe.com");

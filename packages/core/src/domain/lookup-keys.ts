@@ -5,6 +5,14 @@
 
 /** A name's words: accents removed, lower case, split at anything but letters and digits. */
 export function nameWords(name: string): string[] {
+  // An ASCII name has no accents to remove and NFKD changes no ASCII character, so it takes the
+  // same words from a plain split: most names are ASCII, and the Unicode path cost an import
+  // about 1 µs an organization.
+  if (isAscii(name))
+    return name
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
   // Lower case first: lowering can itself make a combining mark ("İ" → "i̇").
   return name
     .toLowerCase()
@@ -12,6 +20,11 @@ export function nameWords(name: string): string[] {
     .replace(/\p{M}+/gu, "")
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** A name as its words joined by single spaces: "Stripe, Inc." → "stripe inc"; type-ahead matches its prefixes. */
