@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { PAGE_BYTES } from "../src/database";
 import { MIGRATIONS, openDatabase, openEmbeddedBackend } from "../src/index";
 import { organization } from "@orgsim/testing";
 import { tempDir } from "./temp-dir";
@@ -21,6 +22,29 @@ it("creates the data directory and a WAL database at the latest schema version",
   const db = new Database(backend.file);
   expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
   expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+  db.close();
+});
+
+it("makes a new file of 8 KiB pages, and keeps the page size of an existing one", () => {
+  const fresh = join(dir.path, "fresh.sqlite");
+  openDatabase(fresh).close();
+  const older = join(dir.path, "older.sqlite");
+  const raw = new Database(older);
+  raw.pragma("page_size = 4096");
+  raw.pragma("journal_mode = WAL");
+  raw.exec("CREATE TABLE kept (value TEXT); INSERT INTO kept VALUES ('written with 4 KiB pages')");
+  raw.close();
+  for (const [file, pageSize] of [
+    [fresh, PAGE_BYTES],
+    [older, 4096],
+  ] as const) {
+    const db = openDatabase(file);
+    expect(db.pragma("page_size", { simple: true })).toBe(pageSize);
+    expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+    db.close();
+  }
+  const db = openDatabase(older);
+  expect(db.prepare("SELECT value FROM kept").pluck().get()).toBe("written with 4 KiB pages");
   db.close();
 });
 
