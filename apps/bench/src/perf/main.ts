@@ -323,6 +323,7 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
       command,
       git_commit: results.machine.git_commit,
       server_workers: loadConfig({ ORGSIM_WORKERS: process.env.ORGSIM_WORKERS }).workers,
+      ...(node ? { elasticsearch_jvm: node.jvm } : {}),
     },
     ...(esPart ? {} : { elasticsearch_run: earlier?.elasticsearch_run ?? earlier?.run }),
     filter_matches: matches,

@@ -73,6 +73,13 @@ export function markdown(results: PerfResults): string {
   ].join("\n");
 }
 
+/** Says which Java the scale's Elasticsearch node ran on (before it was recorded: Java 17, scalar vector code). */
+function elasticsearchJvmNote(s: ScaleResult): string {
+  if (!s.load.some((l) => l.backend === "elasticsearch")) return "";
+  const jvm = (s.elasticsearch_run ?? s.run).elasticsearch_jvm ?? "Java 17, without the Vector API (runs before commit 8368763)";
+  return ` Elasticsearch ran on ${jvm}.`;
+}
+
 /** Says where a scale's Elasticsearch numbers come from when its run left Elasticsearch out. */
 function carriedNote(s: ScaleResult): string {
   const from = s.elasticsearch_run;
@@ -234,7 +241,7 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
     });
     out.push(
       `**${label}** (${n0(s.organizations)} organizations; broad filter matches ${pct(s.filter_matches.broad.share)}, restrictive ${pct(s.filter_matches.restrictive.share)}; ` +
-        `each orgsim server ${s.run.server_workers ? `ran ${s.run.server_workers} worker process${s.run.server_workers > 1 ? "es" : ""} (\`ORGSIM_WORKERS\`; the default is one a core)` : "ran one process (before `ORGSIM_WORKERS`)"}). Latency in ms.${carriedNote(s)}`,
+        `each orgsim server ${s.run.server_workers ? `ran ${s.run.server_workers} worker process${s.run.server_workers > 1 ? "es" : ""} (\`ORGSIM_WORKERS\`; the default is one a core)` : "ran one process (before `ORGSIM_WORKERS`)"}). Latency in ms.${carriedNote(s)}${elasticsearchJvmNote(s)}`,
       "",
       `| mode | filter | ranking | ${header.join(" | ")} |`,
       `|---|---|---|${backends.map(() => "---:|---:|---:|").join("")}`,

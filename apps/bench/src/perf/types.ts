@@ -20,6 +20,8 @@ export interface RunInfo {
   git_commit?: string | null;
   /** Worker processes each orgsim server ran (ORGSIM_WORKERS); absent in runs before workers: one. */
   server_workers?: number;
+  /** The Java the run's Elasticsearch node ran on; absent in runs before it was recorded (all on Java 17, without the Vector API). */
+  elasticsearch_jvm?: string;
 }
 
 export interface ImportWithEmbedding {
