@@ -1,6 +1,7 @@
 /** Wires adapters into the core services: the composition root shared by every entry point. */
 import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { openElasticsearchBackend } from "@orgsim/backend-elasticsearch";
 import { openEmbeddedBackend, savedIndexIsCurrent } from "@orgsim/backend-embedded";
 import {
@@ -17,7 +18,7 @@ import {
   type Services,
   setCursorSecret,
 } from "@orgsim/core";
-import { createEmbedder } from "@orgsim/embeddings";
+import { createEmbedder, defaultModelDir, FileCachedEmbedder } from "@orgsim/embeddings";
 import { generateSampleOrganizations, SAMPLE_DATA_NOTICE } from "@orgsim/sample-data";
 import type { Config, ElasticsearchConfig } from "./config";
 import { type Observers, observedEmbedder, observedSearch, observedStore } from "./observed";
@@ -190,7 +191,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     isDraining: () => draining,
     async loadSampleData(log) {
-      await loadSample(organizations, config.sampleSize, log);
+      await loadSample(readableStore, embedder, config, log);
       dataLoaded = true;
     },
     async close() {
@@ -202,13 +203,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
 }
 
-/** Fills an empty store with `size` fictional organizations, in one atomic write. */
-async function loadSample(organizations: OrganizationService, size: number, log: (line: string) => void): Promise<void> {
-  if (size === 0 || (await organizations.count()) > 0) return;
+/**
+ * Fills an empty store with the configured number of fictional organizations, in one atomic write.
+ * Their vectors are kept beside the model once embedded (file-cached-embedder.ts): a new data
+ * directory with the same model and sample starts without embedding it again.
+ */
+async function loadSample(store: OrganizationStore, model: Embedder, config: Config, log: (line: string) => void): Promise<void> {
+  const size = config.sampleSize;
+  if (size === 0 || (await store.count()) > 0) return;
   log(`Empty store: loading ${size} sample organizations. ${SAMPLE_DATA_NOTICE}`);
+  const cached = new FileCachedEmbedder(model, join(config.modelDir ?? defaultModelDir(), model.modelId, "sample-vectors.bin"));
+  if (cached.loaded > 0) log(`  ${cached.loaded} sample texts' vectors kept from an earlier start`);
   let reported = 0;
   // One atomic write: an interrupted first start leaves an empty store, so the next start loads it all again.
-  await organizations.upsertMany(generateSampleOrganizations({ count: size }), {
+  await new OrganizationService(store, cached).upsertMany(generateSampleOrganizations({ count: size }), {
     onEmbedded: (done, total) => {
       if (done - reported >= 250 || done === total) {
         reported = done;
@@ -216,4 +224,10 @@ async function loadSample(organizations: OrganizationService, size: number, log:
       }
     },
   });
+  try {
+    cached.save();
+  } catch (error) {
+    // A read-only model folder (an image's) only costs the next first start its embedding time.
+    log(`  could not keep the sample's vectors: ${(error as Error).message}`);
+  }
 }
