@@ -329,12 +329,20 @@ describe("bad input answers 400 naming the parameter", () => {
     ["unknown employee range", `/search/organizations/similar?description=robots&employee_ranges=2-3`, "employee_ranges"],
     ["min > max", `/search/organizations/similar?description=robots&founded_year_min=2020&founded_year_max=2010`, "founded_year_min"],
     ["employees min > max", `/search/organizations/similar?description=robots&employees_min=50&employees_max=10`, "employees_min"],
+    // Above any count a backend stores (Elasticsearch compared it with its integer field and failed with a 500).
+    [
+      "employees_min above the largest count",
+      `/search/organizations/similar-customers?organization_customer=dentists&employees_min=4398046511105`,
+      "employees_min",
+    ],
+    ["employees_max above the largest count", `/search/organizations/similar?description=robots&employees_max=2147483648`, "employees_max"],
     ["bad date", `/search/organizations/similar?description=robots&last_funding_from=2020-13-01`, "last_funding_from"],
     ["unknown stage", `/search/organizations/similar?description=robots&funding_stages=series_z`, "funding_stages"],
     ["unknown category", `/search/organizations/similar?description=robots&categories=wizardry`, "categories"],
     ["non-boolean hq_only", `/search/organizations/similar?description=robots&hq_only=maybe`, "hq_only"],
     ["min_score out of range", `/search/organizations/similar?description=robots&min_score=2`, "min_score"],
     ["bad exclude id", `/search/organizations/similar?description=robots&exclude_ids=-4`, "exclude_ids"],
+    ["exclude id above the largest id", `/search/organizations/similar?description=robots&exclude_ids=${"9".repeat(30)}`, "exclude_ids"],
     ["unknown parameter", `/search/organizations/similar?description=robots&colour=blue`, "colour"],
     ["missing customer text", `/search/organizations/similar-customers`, "organization_customer"],
   ];

@@ -4,7 +4,7 @@ import { isRegionSlug, isSubdivisionCode, normalizeCountry } from "../domain/geo
 import { domainKey } from "../domain/lookup-keys";
 import { EMPLOYEE_RANGES, FUNDING_STAGES } from "../domain/metrics";
 import { CollectionId } from "./collections";
-import { categorySlug, OrganizationResult } from "./organization";
+import { categorySlug, MAX_COUNT, OrganizationResult } from "./organization";
 import { boolParam, intParam, isoDate, listParam, numberParam, organizationId } from "./params";
 
 export const MAX_RESULTS_DEPTH = 1000;
@@ -53,8 +53,9 @@ export const searchFilterShape = {
   countries: listParam(countryCode).optional().meta({ description: "Headquarters (or any office, with hq_only=false) in one of these countries" }),
   regions: listParam(regionCode).optional().meta({ description: "UN M49 region slugs or ISO 3166-2 subdivision codes; alternatives to `countries`" }),
   employee_ranges: listParam(z.enum(EMPLOYEE_RANGES)).optional(),
-  employees_min: intParam(z.number().int().nonnegative()).optional(),
-  employees_max: intParam(z.number().int().nonnegative()).optional(),
+  // Bounded as stored counts are (MAX_COUNT): a backend compares them with its own integer type.
+  employees_min: intParam(z.number().int().nonnegative().max(MAX_COUNT)).optional(),
+  employees_max: intParam(z.number().int().nonnegative().max(MAX_COUNT)).optional(),
   founded_year_min: year().optional(),
   founded_year_max: year().optional(),
   categories: listParam(categorySlug).optional().meta({ description: "Any of these category slugs (GET /v1/categories)" }),
@@ -62,7 +63,7 @@ export const searchFilterShape = {
   last_funding_from: isoDate().optional().meta({ description: "Latest round announced on or after this date" }),
   last_funding_to: isoDate().optional().meta({ description: "Latest round announced on or before this date" }),
   hq_only: boolParam().default(true).meta({ description: "true: location filters look at the headquarters only; false: at any office" }),
-  exclude_ids: listParam(intParam(z.number().int().positive())).optional().meta({ description: "Organization ids to leave out" }),
+  exclude_ids: listParam(organizationId()).optional().meta({ description: "Organization ids to leave out" }),
   exclude_collection_ids: listParam(CollectionId, MAX_EXCLUDED_COLLECTIONS)
     .optional()
     .meta({
