@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
-import type { Embedder, EmbeddingPurpose } from "@orgsim/core";
+import { dot, type Embedder, type EmbeddingPurpose } from "@orgsim/core";
 
 // File layout: MAGIC, the dimension (uint32 LE), then per text its key (KEY_BYTES) and its floats (f32 LE).
 const MAGIC = Buffer.from("orgsim-vectors-1\n");
@@ -41,10 +41,11 @@ export class FileCachedEmbedder implements Embedder {
 
   async embed(texts: readonly string[], purpose: EmbeddingPurpose): Promise<Float32Array[]> {
     const keys = texts.map((text) => keyOf(text, purpose));
-    const missing = texts.filter((_, i) => !this.vectors.has(keys[i] as string));
-    const embedded = missing.length > 0 ? await this.inner.embed(missing, purpose) : [];
-    embedded.forEach((vector, i) => {
-      this.vectors.set(keyOf(missing[i] as string, purpose), vector);
+    const missing = keys.flatMap((key, i) => (this.vectors.has(key) ? [] : [i]));
+    const missingTexts = missing.map((i) => texts[i] as string);
+    const embedded = missing.length > 0 ? await this.inner.embed(missingTexts, purpose) : [];
+    embedded.forEach((vector, j) => {
+      this.vectors.set(keys[missing[j] as number] as string, vector);
       this.added++;
     });
     return keys.map((key) => (this.vectors.get(key) as Float32Array).slice());
@@ -83,7 +84,7 @@ function readVectors(file: string, dimension: number): Map<string, Float32Array>
   for (let offset = header; offset < bytes.length; offset += entry) {
     const vector = new Float32Array(dimension);
     Buffer.from(vector.buffer).set(bytes.subarray(offset + KEY_BYTES, offset + entry));
-    if (Math.abs(Math.hypot(...vector) - 1) < 1e-3) vectors.set(bytes.toString("hex", offset, offset + KEY_BYTES), vector);
+    if (Math.abs(dot(Float64Array.from(vector), vector) - 1) < 2e-3) vectors.set(bytes.toString("hex", offset, offset + KEY_BYTES), vector);
   }
   return vectors;
 }
