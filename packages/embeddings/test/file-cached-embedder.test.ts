@@ -82,6 +82,23 @@ describe("FileCachedEmbedder", () => {
     }
   });
 
+  it("leaves out a stored vector that is not of unit length, and embeds its text again", async () => {
+    const file = join(dir, "scaled.bin");
+    const kept = new FileCachedEmbedder(counted(), file);
+    await kept.embed(TEXTS, "document");
+    kept.save();
+    // The file's first entry: after the header (magic and dimension), its key (20 bytes), then its floats.
+    const bytes = readFileSync(file);
+    const first = "orgsim-vectors-1\n".length + 4 + 20;
+    bytes.writeFloatLE(bytes.readFloatLE(first) + 0.5, first);
+    writeFileSync(file, bytes);
+    const inner = counted();
+    const cached = new FileCachedEmbedder(inner, file);
+    expect(cached.loaded).toBe(TEXTS.length - 1);
+    expect(await cached.embed(TEXTS, "document")).toEqual(await model.embed(TEXTS, "document"));
+    expect(inner.texts).toEqual([TEXTS[0]]);
+  });
+
   it("writes nothing when every text came from the file", async () => {
     const file = join(dir, "unchanged.bin");
     const first = new FileCachedEmbedder(counted(), file);
