@@ -82,7 +82,10 @@ describe("elasticsearch: items in the index", () => {
   });
 
   it("a claimed type with no item, older than typeClaimMs (a killed first add), counts as no type", async () => {
-    const shortClaims = await indices.open({ typeClaimMs: 300 }, prefix);
+    // Long enough that the claim still holds when the first add below reads it, on a machine busy
+    // with other suites (at 300 ms it had lapsed there).
+    const claimMs = 2_000;
+    const shortClaims = await indices.open({ typeClaimMs: claimMs }, prefix);
     const c = await newCollection();
     // What a first add killed between fixing the type and writing its items leaves behind.
     const client = rawClient();
@@ -96,13 +99,13 @@ describe("elasticsearch: items in the index", () => {
     await client.close();
     // While the add could still be running, the claim holds.
     await expect(shortClaims.collections.addItems("acme", c.id, [item("organization", 7)])).rejects.toMatchObject({ code: "ENTITY_TYPE_MISMATCH" });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, claimMs + 100));
     expect(await shortClaims.collections.get("acme", c.id)).toMatchObject({ entity_type: null, item_count: 0 });
     expect(await shortClaims.collections.addItems("acme", c.id, [item("organization", 7)])).toHaveLength(1);
     // Confirmed by its items, the type stays once they are gone.
     const [only] = (await shortClaims.collections.listItems("acme", c.id, { limit: 1 }))?.data ?? [];
     await shortClaims.collections.deleteItem("acme", c.id, only?.id as string);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, claimMs + 100));
     expect(await shortClaims.collections.get("acme", c.id)).toMatchObject({ entity_type: "organization", item_count: 0 });
     await shortClaims.close();
   });
