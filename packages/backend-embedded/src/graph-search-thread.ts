@@ -96,7 +96,7 @@ export class GraphSearchThread {
 
   constructor(
     private readonly dimension: number,
-    /** usearch's index options of the shards (graph-shard.ts). */
+    /** usearch's options to view a saved shard with (VIEW_OPTIONS, graph-shard.ts). */
     private readonly options: object,
     /** Search only while the machine has a core to spare (false: always, for tests). */
     private readonly whenCoreSpare: boolean,

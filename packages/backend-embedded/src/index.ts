@@ -12,6 +12,7 @@ export { savedIndexIsCurrent } from "./saved-index";
 export { SqliteApiKeyStore } from "./sqlite-api-key-store";
 export { SqliteCollectionStore } from "./sqlite-collection-store";
 export { SqliteOrganizationStore, type VectorIndexOptions, type VectorIndexStatus } from "./sqlite-organization-store";
+export { GRAPH_OPTIONS } from "./graph-shard";
 export { VectorGraph } from "./vector-graph";
 
 export interface EmbeddedBackend {

@@ -35,7 +35,7 @@ import type { Db } from "./database";
 import { guarded } from "./errors";
 import { type FilterColumns, filterColumnsOf, type LexicalTexts, MemoryIndex } from "./memory-index";
 import { loadMemorySnapshot, saveMemorySnapshot } from "./memory-snapshot";
-import { GRAPH_OPTIONS } from "./graph-shard";
+import { VIEW_OPTIONS } from "./graph-shard";
 import { GraphSearchThread } from "./graph-search-thread";
 import { type GraphPrefetch, SHARD_NODES } from "./vector-graph";
 import { MultiRowInsert } from "./multi-row-insert";
@@ -429,7 +429,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       index.useGraphs(this.graphs, this.vectorIndex.exactBelow);
       if (this.vectorIndex.searchThread !== false) {
         const whenCoreSpare = this.vectorIndex.searchThread !== "always";
-        this.graphThread = new GraphSearchThread(model.dimension, GRAPH_OPTIONS, whenCoreSpare, (error) =>
+        this.graphThread = new GraphSearchThread(model.dimension, VIEW_OPTIONS, whenCoreSpare, (error) =>
           this.reportBackground("the graph search thread failed (graphs are searched on the server's thread instead)", error),
         );
       }

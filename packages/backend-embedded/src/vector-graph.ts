@@ -3,13 +3,16 @@
  * one kind, keyed by organization id. It only proposes candidates: the memory index re-scores
  * them with the float vectors, so reported cosines stay exact whatever the graph stores.
  *
- * Chosen by measurement on this machine (100k clustered 384-d unit vectors, 2 threads): f16
- * built in 11 s and found the exact top 10 at recall 0.998 in 0.24 ms a query; f32 took twice the
- * build time and memory for the same recall; i8 needed 30x oversampling to reach it.
- * Real queries are harder than such vectors: on the 100k bench corpus (bge-small, 50 candidates)
- * description queries found 0.70 of the exact top 10 with connectivity 16, construction breadth
- * 128 and search breadth 64 (0.95 at search breadth 512); connectivity 32 and construction breadth
- * 256 found 0.9975 at search breadth 128 (customer queries 1.000) in 1.2 ms, built in 41 s.
+ * Chosen by measurement (2 threads). On the 100k bench corpus (bge-small) description queries
+ * found 0.70 of the exact top 10 with connectivity 16, construction breadth 128 and search breadth
+ * 64 (0.95 at 512); connectivity 32 does far better. On 2026-11-28 (AMD EPYC; graphs of 100k bench
+ * vectors; the graph's own top 10 against the exact one, 40 descriptions and 30 customer bases):
+ * - profile graphs (f16): built 256 wide, 85.6 s, found 1.000 searched 256 wide; built 128 wide,
+ *   38.2 s, found 1.000 too (0.9775 searched 128 wide, against 0.9975). i8 built 128 wide took
+ *   25.2 s and found 1.000, but its coarse distances cannot order near-identical vectors: of the
+ *   top 100 in a tight cluster (a test of 16-d vectors) it proposed 0.71, where f16 finds them all.
+ * - customer graphs lose recall when built narrower (searched 1,024 wide: 0.943 built 256 wide,
+ *   0.920 at 192, 0.827 at 128), so they stay 256 wide.
  *
  * A graph holds at most SHARD_NODES nodes; more go to further graphs (shards), all searched, as
  * Lucene searches one graph per segment. At 1M bench organizations one graph of them all found
@@ -18,7 +21,7 @@
  * 1.000 on the same data.
  */
 import { availableParallelism } from "node:os";
-import { GraphShard, MIN_SEARCH_BREADTH, type PrefetchedMatches } from "./graph-shard";
+import { type GraphOptions, GraphShard, MIN_SEARCH_BREADTH, type PrefetchedMatches } from "./graph-shard";
 import type { GraphSearchThread } from "./graph-search-thread";
 /** Nodes per shard: 100k organizations are one graph, as measured above. */
 export const SHARD_NODES = 100_000;
@@ -27,7 +30,7 @@ const SEARCH_BREADTH = 128;
 /** Each of several shards is asked for this many times its even share of a search's count (at least MIN_SEARCH_BREADTH). */
 const SHARD_OVERSAMPLING = 2;
 /** Names the parameters above, recorded with a saved graph. */
-export const GRAPH_FORMAT = "usearch-hnsw-f16-m32-efc256-shards100k";
+export const GRAPH_FORMAT = "usearch-hnsw-f16-m32-shards100k-profile-efc128-customer-efc256";
 
 /** The first searches of a graph search's shards, made beforehand on the graph search thread (see prefetch). */
 export type GraphPrefetch = ReadonlyMap<GraphShard, PrefetchedMatches>;
@@ -61,6 +64,8 @@ export class VectorGraph {
   constructor(
     readonly dimension: number,
     private readonly vectors: GraphVectors,
+    /** usearch's parameters of this graph's shards (GRAPH_OPTIONS of its kind). */
+    private readonly options: GraphOptions,
     private readonly shardNodes = SHARD_NODES,
   ) {}
 
@@ -111,7 +116,7 @@ export class VectorGraph {
     for (let from = 0; from < nodes.length; ) {
       let last = this.shards.at(-1);
       if (!last || last.size >= this.shardNodes) {
-        last = GraphShard.create(d);
+        last = GraphShard.create(d, this.options);
         this.shards.push(last);
       }
       const to = Math.min(nodes.length, from + this.shardNodes - last.size);
@@ -235,11 +240,18 @@ export class VectorGraph {
   }
 
   /** A graph read from the shard files saved by `save`, with the twins `save` returned. */
-  static load(files: readonly string[], dimension: number, vectors: GraphVectors, twins: readonly [number, number[]][], shardNodes = SHARD_NODES): VectorGraph {
-    const graph = new VectorGraph(dimension, vectors, shardNodes);
+  static load(
+    files: readonly string[],
+    dimension: number,
+    vectors: GraphVectors,
+    options: GraphOptions,
+    twins: readonly [number, number[]][],
+    shardNodes = SHARD_NODES,
+  ): VectorGraph {
+    const graph = new VectorGraph(dimension, vectors, options, shardNodes);
     // Every shard is mapped (shared by every process, read only where searched); the last is read
     // into memory when a node is added to it (GraphShard.add).
-    for (const file of files) graph.shards.push(GraphShard.open(file, dimension));
+    for (const file of files) graph.shards.push(GraphShard.open(file, dimension, options));
     for (const [node, ids] of twins) {
       graph.twins.set(node, ids);
       for (const id of ids) graph.nodeOf.set(id, node);

@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { join } from "node:path";
 import { setImmediate as nextTick } from "node:timers/promises";
 import type { VectorKind } from "@orgsim/core";
+import { GRAPH_OPTIONS } from "./graph-shard";
 import { GRAPH_FORMAT, type GraphVectors, VectorGraph } from "./vector-graph";
 
 const KINDS: readonly VectorKind[] = ["profile", "customer"];
@@ -111,7 +112,7 @@ export class VectorGraphs {
   }
 
   private emptyGraphs(): Record<VectorKind, VectorGraph> {
-    const graph = (kind: VectorKind) => new VectorGraph(this.dimension, this.vectorsOf(kind), this.shardNodes);
+    const graph = (kind: VectorKind) => new VectorGraph(this.dimension, this.vectorsOf(kind), GRAPH_OPTIONS[kind], this.shardNodes);
     return { profile: graph("profile"), customer: graph("customer") };
   }
 
@@ -243,6 +244,7 @@ export class VectorGraphs {
         saved.files[kind].map((file) => join(dir, file)),
         this.dimension,
         this.vectorsOf(kind),
+        GRAPH_OPTIONS[kind],
         saved.twins?.[kind] ?? [],
         this.shardNodes,
       );

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type Embedder, SearchService, SimilarToDescriptionInput, SimilarToOrganizationInput } from "@orgsim/core";
 import { randomRecords, rng, unitVector } from "@orgsim/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { GRAPH_OPTIONS } from "../src/graph-shard";
+import { GRAPH_OPTIONS, VIEW_OPTIONS } from "../src/graph-shard";
 import { type CpuTimes, GraphSearchThread, SpareCore } from "../src/graph-search-thread";
 import { openEmbeddedBackend, SqliteOrganizationStore } from "../src/index";
 import { VectorGraph } from "../src/vector-graph";
@@ -22,18 +22,18 @@ describe("graph searches on the graph search thread", () => {
 
   /** A graph of `records` in shards of `shardNodes`, saved and opened again: its shards are views. */
   const savedGraph = (shardNodes: number) => {
-    const graph = new VectorGraph(DIM, vectors, shardNodes);
+    const graph = new VectorGraph(DIM, vectors, GRAPH_OPTIONS.profile, shardNodes);
     graph.add([...byId.keys()], matrixOf(records.map((r) => r.profileVector)));
     const file = (shard: number) => join(dir.path, `graph.s${shard}.usearch`);
     const { shards, twins } = graph.save(file);
     const files = Array.from({ length: shards }, (_, shard) => file(shard));
-    return { graph: VectorGraph.load(files, DIM, vectors, twins, shardNodes), files };
+    return { graph: VectorGraph.load(files, DIM, vectors, GRAPH_OPTIONS.profile, twins, shardNodes), files };
   };
 
   beforeEach(async () => {
     dir = tempDir();
     // Whatever the machine's load (tests run side by side).
-    thread = new GraphSearchThread(DIM, GRAPH_OPTIONS, false);
+    thread = new GraphSearchThread(DIM, VIEW_OPTIONS, false);
     await thread.ready();
   });
   afterEach(async () => {
@@ -72,7 +72,7 @@ describe("graph searches on the graph search thread", () => {
 
   it("refuses a file replaced under its name since the shard mapped it: the shard searches its own view", async () => {
     const { graph, files } = savedGraph(10_000);
-    const other = new VectorGraph(DIM, vectors, 10_000);
+    const other = new VectorGraph(DIM, vectors, GRAPH_OPTIONS.profile, 10_000);
     const half = records.slice(0, 600);
     other.add(
       half.map((r) => r.organization.id),

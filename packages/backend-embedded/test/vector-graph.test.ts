@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { randomRecords } from "@orgsim/testing";
 import { expect, it } from "vitest";
+import { GRAPH_OPTIONS } from "../src/graph-shard";
 import { VectorGraph } from "../src/vector-graph";
 
 const DIM = 16;
@@ -10,7 +11,7 @@ it.runIf(availableParallelism() > 1)("finds every vector a build with every core
   for (let build = 0; build < 5; build++) {
     const records = randomRecords(300, DIM, 40 + build);
     const byId = new Map(records.map((r) => [r.organization.id, r.profileVector]));
-    const graph = new VectorGraph(DIM, { vectorOf: (id) => byId.get(id) ?? null, allIds: () => byId.keys() });
+    const graph = new VectorGraph(DIM, { vectorOf: (id) => byId.get(id) ?? null, allIds: () => byId.keys() }, GRAPH_OPTIONS.profile);
     const matrix = new Float32Array(records.length * DIM);
     for (const [i, r] of records.entries()) matrix.set(r.profileVector, i * DIM);
     graph.add([...byId.keys()], matrix);

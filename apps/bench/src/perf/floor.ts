@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openDatabase, VectorGraph } from "@orgsim/backend-embedded";
+import { GRAPH_OPTIONS, openDatabase, VectorGraph } from "@orgsim/backend-embedded";
 import { DEFAULT_OVERSAMPLE, ID_ONLY } from "@orgsim/backend-elasticsearch";
 import { summarize } from "./stats";
 
@@ -83,6 +83,7 @@ export function rawGraphSearch(dataDir: string, ids: number[], dimension: number
     meta.files.profile.map((file) => join(dataDir, file)),
     dimension,
     noVectors,
+    GRAPH_OPTIONS.profile,
     [],
   );
   const vectors = profileVectors(dataDir, ids).map((v) => v.vector);
