@@ -370,7 +370,7 @@ function recallSection({ scales }: ReportContext): string[] {
       "it and the approximate server the same REST request (vector ranking) and counts how many of the exact top 10 the approximate one returned " +
       "(an organization tied with the exact 10th score counts as found).",
     "",
-    "**Embedded backend** (HNSW graphs from usearch, f16, connectivity 32, construction breadth 256, search breadth 128; 50 candidates, 256 for a query off the data such as a description's embedding; candidates re-scored with the float vectors; restrictive filters and small stores scanned exactly):",
+    "**Embedded backend** (HNSW graphs from usearch, f16, connectivity 32, construction breadth 128 for profile vectors and 256 for customer vectors since commit 055caff (256 for both in runs before it), search breadth 128; 50 candidates, 256 for a query off the data such as a description's embedding; candidates re-scored with the float vectors; restrictive filters and small stores scanned exactly):",
     "",
     ...(embeddedColumns.length ? recallRows(embeddedColumns) : ["No scale measured yet."]),
     "",
