@@ -10,7 +10,7 @@
  * - profile graphs (f16): built 256 wide, 85.6 s, found 1.000 searched 256 wide; built 128 wide,
  *   38.2 s, found 1.000 too (0.9775 searched 128 wide, against 0.9975). i8 built 128 wide took
  *   25.2 s and found 1.000, but its coarse distances cannot order near-identical vectors: of the
- *   top 100 in a tight cluster (a test of 16-d vectors) it proposed 0.71, where f16 finds them all.
+ *   top 100 in a tight cluster (a test of 16-d vectors) it proposed 0.71, where the test needs 0.98.
  * - customer graphs lose recall when built narrower (searched 1,024 wide: 0.943 built 256 wide,
  *   0.920 at 192, 0.827 at 128), so they stay 256 wide.
  *
