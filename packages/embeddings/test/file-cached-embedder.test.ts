@@ -25,6 +25,15 @@ function counted(): Embedder & { texts: string[] } {
   };
 }
 
+/** A vectors file named `name` in `dir`, holding TEXTS' document vectors as a FileCachedEmbedder saves them. */
+async function savedFile(name: string): Promise<string> {
+  const file = join(dir, name);
+  const cached = new FileCachedEmbedder(counted(), file);
+  await cached.embed(TEXTS, "document");
+  cached.save();
+  return file;
+}
+
 beforeAll(async () => {
   model = await createEmbedder();
 });
@@ -53,20 +62,14 @@ describe("FileCachedEmbedder", () => {
   });
 
   it("keeps a text's vector per purpose (a query may be embedded with a prefix)", async () => {
-    const file = join(dir, "purpose.bin");
-    const first = new FileCachedEmbedder(counted(), file);
-    await first.embed(TEXTS, "document");
-    first.save();
+    const file = await savedFile("purpose.bin");
     const inner = counted();
     expect(await new FileCachedEmbedder(inner, file).embed(TEXTS, "query")).toEqual(await model.embed(TEXTS, "query"));
     expect(inner.texts).toEqual(TEXTS);
   });
 
   it("starts empty from a file that is not its own, of another dimension or cut short, and rewrites it", async () => {
-    const file = join(dir, "bad.bin");
-    const kept = new FileCachedEmbedder(counted(), file);
-    await kept.embed(TEXTS, "document");
-    kept.save();
+    const file = await savedFile("bad.bin");
     const whole = readFileSync(file);
     const otherDimension = Buffer.from(whole);
     otherDimension.writeUInt32LE(768, "orgsim-vectors-1\n".length);
@@ -83,10 +86,7 @@ describe("FileCachedEmbedder", () => {
   });
 
   it("leaves out a stored vector that is not of unit length, and embeds its text again", async () => {
-    const file = join(dir, "scaled.bin");
-    const kept = new FileCachedEmbedder(counted(), file);
-    await kept.embed(TEXTS, "document");
-    kept.save();
+    const file = await savedFile("scaled.bin");
     // The file's first entry: after the header (magic and dimension), its key (20 bytes), then its floats.
     const bytes = readFileSync(file);
     const first = "orgsim-vectors-1\n".length + 4 + 20;
@@ -100,10 +100,7 @@ describe("FileCachedEmbedder", () => {
   });
 
   it("writes nothing when every text came from the file", async () => {
-    const file = join(dir, "unchanged.bin");
-    const first = new FileCachedEmbedder(counted(), file);
-    await first.embed(TEXTS, "document");
-    first.save();
+    const file = await savedFile("unchanged.bin");
     const second = new FileCachedEmbedder(counted(), file);
     await second.embed(TEXTS, "document");
     rmSync(file);
