@@ -65,7 +65,10 @@ export interface ScaleResult {
     import_vectors_given: LoadResult & { vector_index_build_s?: number; word_index_build_s?: number; reused_from?: RunInfo };
     /** The data directory (SQLite file and its WAL). */
     disk_bytes: number;
+    /** Right after the write (with its write-back still going on). */
     server_start_s: number;
+    /** Stopped after the load runs and started again on the same data (absent in earlier runs). */
+    server_restart_s?: number;
     server_memory_after_start: ProcessMemory | null;
     server_memory_after_load: ProcessMemory | null;
     /** The library's own top-10 search on the saved profile graph, in the bench process (absent before the graphs). */
