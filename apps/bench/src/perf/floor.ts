@@ -28,7 +28,7 @@ function profileVectors(dataDir: string, ids: number[]): { id: number; vector: F
 }
 
 /** p50 / p99 / mean of the times, in ms to three decimals. */
-function floorOf(times: number[]): FloorResult {
+export function floorOf(times: number[]): FloorResult {
   const s = summarize(times);
   const r = (x: number) => Math.round(x * 1000) / 1000;
   return { queries: times.length, latency_ms: { p50: r(s.p50), p99: r(s.p99), mean: r(s.mean) } };

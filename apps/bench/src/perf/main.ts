@@ -33,6 +33,7 @@ import { findRepoRoot } from "@orgsim/embeddings";
 import { loadConfig } from "@orgsim/runtime";
 import { seededRandom } from "@orgsim/sample-data";
 import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, type SyntheticOptions, saveReal } from "./data";
+import { RecordingProxy, recordRequests, type ReplayResult, replayedFloor } from "./es-replay";
 import { deleteIndices, type EsJvm, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
 import { rawGraphSearch, rawKnnSearch } from "./floor";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
@@ -373,6 +374,7 @@ async function elasticsearchPart(
 ): Promise<ScaleResult["elasticsearch"]> {
   const esFloor = await rawKnnSearch(node.url, prefix, dataDir, queries.ids);
   log(`elasticsearch floor: its own kNN _search (ids only), p50 ${esFloor.latency_ms.p50} ms, p99 ${esFloor.latency_ms.p99} ms`);
+  const replayed = await replayedRequests(node.url, prefix, queries);
   const memoryAfterLoad = running.server.memory();
   const jvmAfterLoad = await jvmStats(node);
   const scale = queries.scale;
@@ -387,8 +389,35 @@ async function elasticsearchPart(
     jvm_after_start: running.jvmStart,
     jvm_after_load: jvmAfterLoad,
     raw_knn_search: esFloor,
+    replayed_requests: replayed,
     force_merged: merged,
   };
+}
+
+/** Elasticsearch's floor for the server's own requests (es-replay.ts), for each ranking run: a server of one worker behind a recording proxy. */
+async function replayedRequests(esUrl: string, prefix: string, queries: ScaleQueries): Promise<Partial<Record<RankingName, ReplayResult>>> {
+  const proxy = new RecordingProxy(esUrl);
+  const recorder = await startServer(repo, { backend: "elasticsearch", esUrl: await proxy.start(), indexPrefix: prefix }, { workers: 1 });
+  try {
+    const floors: Partial<Record<RankingName, ReplayResult>> = {};
+    for (const ranking of rankings) {
+      const recorded = await recordRequests(
+        proxy,
+        recorder.baseUrl,
+        queries.ids.map((id) => searchPath("organization", id, "none", ranking)),
+      );
+      const floor = await replayedFloor(esUrl, `${prefix}-organizations`, recorded);
+      floors[ranking] = floor;
+      log(
+        `elasticsearch floor of the ${ranking} ranking's own requests (${floor.requests_per_query} a search, ${floor.round_trips_per_query} one after another), replayed: ` +
+          `p50 ${floor.latency_ms.p50} ms, p99 ${floor.latency_ms.p99} ms`,
+      );
+    }
+    return floors;
+  } finally {
+    await recorder.stop();
+    await proxy.stop();
+  }
 }
 
 /** What a kept data directory holds (written beside it): --reuse-data measures on it only when the dataset asked for is this one. */

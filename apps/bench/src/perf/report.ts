@@ -292,6 +292,28 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
       "",
     );
   }
+  const replays = scales.filter(([, s]) => s.elasticsearch.replayed_requests);
+  if (replays.length) {
+    const describe = ([l, s]: [string, ScaleResult]) =>
+      (["vector", "hybrid"] as const)
+        .flatMap((ranking) => {
+          const replay = s.elasticsearch.replayed_requests?.[ranking];
+          const server = loadRow(s, "elasticsearch", "organization", "none", ranking, low)?.latency_ms.p50;
+          if (!replay) return [];
+          const name = ranking === "hybrid" ? "hybrid (default)" : "vector";
+          return [
+            `${l} ${name}: ${replay.requests_per_query} requests a search, ${replay.round_trips_per_query} of them one after another, p50 / p99 ${replay.latency_ms.p50} / ${replay.latency_ms.p99} ms; ` +
+              `the server's p50 (no filter, c=${low}) is ${server ? `${f1(server / replay.latency_ms.p50)}×` : "–"} that`,
+          ];
+        })
+        .join("; ");
+    out.push(
+      "Elasticsearch's floor for the server's own requests (apps/bench/src/perf/es-replay.ts): a server of one worker, pointed at a proxy that records what it sends, is asked each of the same organizations once, " +
+        "and the requests it sent to the organizations index for each (the seed's document and vector, the searches, the page's documents) are sent again straight to the node, each once those it waited for have ended; " +
+        `one search at a time, the second of two passes: ${replays.map(describe).join("; ")}. What the server adds above it is its own work (routing, validation, fusion, HTTP).`,
+      "",
+    );
+  }
   const lookups = scales.filter(([, s]) => s.lookup?.length);
   if (lookups.length) {
     const row = (s: ScaleResult, backend: BackendName, connections: number) => s.lookup?.find((l) => l.backend === backend && l.connections === connections);

@@ -2,6 +2,7 @@
 import type { VectorModel } from "@orgsim/core";
 import type { SyntheticOptions } from "./data";
 import type { EsIndexStats, EsJvm } from "./es-node";
+import type { ReplayResult } from "./es-replay";
 import type { FloorResult } from "./floor";
 import type { LoadResult } from "./load";
 import type { LoadTestResult } from "./load-test";
@@ -87,6 +88,8 @@ export interface ScaleResult {
     jvm_after_load: EsJvm;
     /** Elasticsearch's own kNN _search for the same organizations, over plain HTTP in the bench process (absent in earlier runs). */
     raw_knn_search?: FloorResult;
+    /** The Elasticsearch requests the server sent for each similar-to-organization search (no filter), sent again straight to the node (absent in earlier runs). */
+    replayed_requests?: Partial<Record<RankingName, ReplayResult>>;
     /** After `orgsim optimize`'s force merge (one segment up to 100k organizations; scales up to --force-merge-up-to): recall, and the latency of similar-to-organization at the lowest concurrency. */
     force_merged?: {
       force_merge_s: number;
