@@ -47,7 +47,8 @@ const dataDir = resolve(repo, args["data-dir"]);
 const profileDir = mkdtempSync(join(tmpdir(), "orgsim-profile-"));
 // Its files read once first: the samples should show the search, not the disk.
 readIntoPageCache(dataDir);
-const server = await startServer(repo, { backend, dataDir }, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] });
+// The sources through tsx, not the bundle: a profile's frames then name the files each layer is made of.
+const server = await startServer(repo, { backend, dataDir }, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`], entry: "sources" });
 
 const ids = organizationIds(dataDir);
 const queries = mode === "organization" ? ids : mode === "description" ? ["payments for small shops"] : ["dental clinics"];

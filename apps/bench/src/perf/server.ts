@@ -4,7 +4,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
-import { startOrgsimServe } from "@orgsim/testing/serve";
+import { type OrgsimEntry, startOrgsimServe } from "@orgsim/testing/serve";
 import { type ProcessMemory, processTreeMemory } from "./system";
 
 /** "embedded-exact": the embedded backend with ORGSIM_VECTOR_INDEX=exact (every ranking scans): the exact reference, and the embedded backend before its graphs. */
@@ -49,14 +49,19 @@ function buildBundle(repo: string): void {
 export async function startServer(
   repo: string,
   target: BackendTarget,
-  { timeoutMs = 60 * 60_000, nodeArgs = [], workers }: { timeoutMs?: number; nodeArgs?: string[]; workers?: number } = {},
+  {
+    timeoutMs = 60 * 60_000,
+    nodeArgs = [],
+    workers,
+    // As deployed; through tsx, each worker also spent 1 to 3 s of its start loading the sources.
+    entry = "bundle",
+  }: { timeoutMs?: number; nodeArgs?: string[]; workers?: number; entry?: OrgsimEntry } = {},
 ): Promise<RunningServer> {
-  buildBundle(repo);
+  if (entry === "bundle") buildBundle(repo);
   const server = await startOrgsimServe({
     nodeArgs,
     serverDir: serverDir(repo),
-    // As deployed: through tsx, each worker also spent 1 to 3 s of its start loading the sources.
-    entry: "bundle",
+    entry,
     // The product's default worker count (one a core) unless the bench is told otherwise.
     env: {
       ...backendEnv(target),
