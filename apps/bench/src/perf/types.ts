@@ -68,7 +68,7 @@ export interface ScaleResult {
     disk_bytes: number;
     /** Right after the write (with its write-back still going on). */
     server_start_s: number;
-    /** Stopped after the load runs and started again on the same data (absent in earlier runs). */
+    /** Stopped after the load runs and started again on the same data, with no other server running (absent in earlier runs). */
     server_restart_s?: number;
     server_memory_after_start: ProcessMemory | null;
     server_memory_after_load: ProcessMemory | null;
