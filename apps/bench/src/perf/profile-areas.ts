@@ -23,6 +23,7 @@ const LAYERS: [string, RegExp][] = [
   ["vector graphs (usearch)", /usearch/],
   ["dot products (WebAssembly kernel)", /^wasm:|vector-matrix\//],
   ["embedded store: memory and word indexes, SQLite reads", /backend-embedded\/|better-sqlite3/],
+  ["Elasticsearch adapter", /backend-elasticsearch\//],
   ["Elasticsearch client", /@elastic\//],
   ["core: search service, fusion, explanations", /packages\/core\//],
   ["validation (zod)", /\/zod\//],

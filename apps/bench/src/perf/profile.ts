@@ -4,8 +4,13 @@
  * with one search mode for a while, stops it (the profile is written at exit) and prints, as
  * Markdown tables, the functions with the most self time and each layer's share (profile-areas.ts).
  *
- *   pnpm bench:profile [-- --data-dir .orgsim/bench-perf/s-100k/embedded] [--backend embedded|embedded-exact]
+ *   pnpm bench:profile [-- --data-dir .orgsim/bench-perf/s-100k/embedded] [--backend embedded|embedded-exact|elasticsearch]
  *                      [--mode organization] [--filter none] [--ranking hybrid] [--connections 16] [--duration 20] [--top 15]
+ *                      [--es-url http://127.0.0.1:9290] [--index-prefix perf-100k]
+ *
+ * With --backend elasticsearch the server searches the kept index of the same organizations on a
+ * running node (the bench's, started again with `ES_PORT=9290 ES_HOME=.orgsim/elasticsearch-bench-9290
+ * pnpm es:start`); the data directory still names the organizations to ask about.
  */
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +20,7 @@ import { openDatabase } from "@orgsim/backend-embedded";
 import { findRepoRoot } from "@orgsim/embeddings";
 import { loadTest } from "./load-test";
 import { FILTER_LEVELS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName, searchPath } from "./queries";
-import { type BackendName, startServer } from "./server";
+import { BACKENDS, type BackendName, type BackendTarget, startServer } from "./server";
 import { type CpuProfile, layerShares } from "./profile-areas";
 import { currentLoad, readIntoPageCache } from "./system";
 
@@ -31,13 +36,15 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "16" },
     duration: { type: "string", default: "20" },
     top: { type: "string", default: "15" },
+    "es-url": { type: "string", default: "http://127.0.0.1:9290" },
+    "index-prefix": { type: "string", default: "perf-100k" },
   },
 });
 const oneOf = <T extends string>(name: string, value: string, allowed: readonly T[]): T => {
   if (!allowed.includes(value as T)) throw new Error(`--${name} must be one of ${allowed.join(", ")}; got "${value}"`);
   return value as T;
 };
-const backend = oneOf<BackendName>("backend", args.backend, ["embedded", "embedded-exact"]);
+const backend = oneOf<BackendName>("backend", args.backend, BACKENDS);
 const mode = oneOf<Mode>("mode", args.mode, MODES);
 const filter = oneOf<FilterLevel>("filter", args.filter, FILTER_LEVELS);
 const ranking = oneOf<RankingName>("ranking", args.ranking, RANKINGS);
@@ -46,9 +53,10 @@ const repo = findRepoRoot();
 const dataDir = resolve(repo, args["data-dir"]);
 const profileDir = mkdtempSync(join(tmpdir(), "orgsim-profile-"));
 // Its files read once first: the samples should show the search, not the disk.
-readIntoPageCache(dataDir);
+if (backend !== "elasticsearch") readIntoPageCache(dataDir);
+const target: BackendTarget = backend === "elasticsearch" ? { backend, esUrl: args["es-url"], indexPrefix: args["index-prefix"] } : { backend, dataDir };
 // The sources through tsx, not the bundle: a profile's frames then name the files each layer is made of.
-const server = await startServer(repo, { backend, dataDir }, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`], entry: "sources" });
+const server = await startServer(repo, target, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`], entry: "sources" });
 
 const ids = organizationIds(dataDir);
 const queries = mode === "organization" ? ids : mode === "description" ? ["payments for small shops"] : ["dental clinics"];

@@ -469,7 +469,7 @@ function runtimeSection({ scales }: ReportContext): string[] {
   out.push(
     "",
     "The embedded server's start loads the model and, in each worker, reads the memory snapshot and the graphs saved beside the SQLite file (before the snapshot existed it read every vector from SQLite). " +
-      "Its first start comes right after the write, while the kernel still writes back the files just written; after the load runs the bench stops it and the exact-scan server and starts it again on the same data, alone. " +
+      "Its first start comes right after the write, while the kernel still writes back the files just written (with `--reuse-data`, right after reading them into the page cache); after the load runs the bench stops it and the exact-scan server and starts it again on the same data, alone. " +
       "Servers run the esbuild bundle (`dist/orgsim.mjs`, as the Docker image and `pnpm start`) in runs that report a second start, the sources through tsx in runs before. No test asserts any time; the bench is not part of `pnpm test`.",
   );
   return out;
