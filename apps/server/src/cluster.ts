@@ -3,10 +3,11 @@
  * worker is a whole orgsim server over the same data: the embedded store's workers catch up
  * with each other's writes through its change log, and Elasticsearch is shared anyway. The
  * primary serves nothing; it starts, watches and stops the workers:
- * - the first worker starts alone when it may have work to do once (load the sample data, rebuild
- *   the vector index, which the others then read from disk), then the others; when the saved
- *   index is current they all start together (at 1M organizations each spends seconds loading it);
- * - the ready banner is printed once every worker answers;
+ * - the workers start one at a time: the first may have work to do once (load the sample data,
+ *   rebuild the vector index, which the others then read from disk), and at 1M organizations two
+ *   workers loading the saved index at once took up to 3.5 times as long as one (docs/benchmarks.md);
+ * - the ready banner is printed once the first worker answers, which then serves every connection
+ *   until the next is ready; a line says when all are;
  * - a worker that dies after it was ready is replaced; one that fails to start stops them all;
  * - SIGINT or SIGTERM drains every worker (a second signal stops them at once);
  * - API keys' rate limits are counted in the primary, so a key's budget is the server's, not a worker's;
@@ -14,7 +15,7 @@
  */
 import cluster, { type Worker } from "node:cluster";
 import { randomBytes } from "node:crypto";
-import { type Config, workersMayStartTogether } from "@orgsim/runtime";
+import type { Config } from "@orgsim/runtime";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { serveClusterMetrics } from "./observability/metrics";
 
@@ -80,11 +81,11 @@ export async function runPrimary(config: Config, log: (line: string) => void): P
   process.on("SIGTERM", () => stopAll("SIGTERM"));
 
   try {
-    const others = () => Promise.all(Array.from({ length: config.workers - 1 }, start));
-    const together = workersMayStartTogether(config);
-    const [banner] = together ? await Promise.all([start(), others()]) : [await start(), await others()];
-    const how = together ? "started together: the saved index was current" : "the first started alone, then the others";
-    if (!stopping) log(`${banner}\n  Workers  ${config.workers} processes on one port (ORGSIM_WORKERS; ${how})`);
+    const banner = await start();
+    if (stopping) return;
+    log(`${banner}\n  Workers  1 of ${config.workers} processes ready on one port (ORGSIM_WORKERS), serving; the others start one at a time`);
+    for (let i = 1; i < config.workers && !stopping; i++) await start();
+    if (!stopping) log(`Workers: all ${config.workers} processes ready`);
   } catch (error) {
     log((error as Error).message);
     stopAll("failure", 1);

@@ -8,7 +8,6 @@ import { SqliteOrganizationStore, type VectorIndexOptions } from "./sqlite-organ
 
 export { MIGRATIONS, openDatabase } from "./database";
 export { guarded, unavailableOf } from "./errors";
-export { savedIndexIsCurrent } from "./saved-index";
 export { SqliteApiKeyStore } from "./sqlite-api-key-store";
 export { SqliteCollectionStore } from "./sqlite-collection-store";
 export { SqliteOrganizationStore, type VectorIndexOptions, type VectorIndexStatus } from "./sqlite-organization-store";

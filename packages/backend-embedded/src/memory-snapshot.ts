@@ -33,11 +33,6 @@ export function loadMemorySnapshot(dir: string, stamp: GraphStamp): MemoryIndex 
   return readMatching(dir, stamp, (meta, reader) => MemoryIndex.restore(meta.memory, reader));
 }
 
-/** Whether the saved index reflects exactly `stamp` (its header only is read). */
-export function memorySnapshotMatches(dir: string, stamp: GraphStamp): boolean {
-  return readMatching(dir, stamp, () => true) ?? false;
-}
-
 function readMatching<T>(dir: string, stamp: GraphStamp, read: (meta: SnapshotMeta, reader: SnapshotReader) => T): T | null {
   const file = join(dir, FILE);
   if (!existsSync(file)) return null;

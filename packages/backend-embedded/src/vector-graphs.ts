@@ -76,16 +76,6 @@ function graphsMismatch(saved: SavedMeta, stamp: GraphStamp): string | null {
   return null;
 }
 
-/** Whether graphs saved in `dir` reflect exactly `stamp` (their meta only is read). */
-export function savedGraphsMatch(dir: string, stamp: GraphStamp): boolean {
-  try {
-    const saved = savedGraphs(dir);
-    return typeof saved !== "string" && graphsMismatch(saved, stamp) === null;
-  } catch {
-    return false;
-  }
-}
-
 export class VectorGraphs {
   private graphs: Record<VectorKind, VectorGraph>;
   private readonly pending: Record<VectorKind, Set<number>> = { profile: new Set(), customer: new Set() };

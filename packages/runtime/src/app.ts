@@ -3,7 +3,7 @@ import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { openElasticsearchBackend } from "@orgsim/backend-elasticsearch";
-import { openEmbeddedBackend, savedIndexIsCurrent } from "@orgsim/backend-embedded";
+import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import {
   AccessService,
   type ApiKeyStore,
@@ -105,15 +105,6 @@ async function openBackend(config: Config, dimension: number | undefined, option
   const backend = await openElasticsearchBackend({ ...elasticsearchOf(config), dimension, ...(options.bulkImport ? { refresh: false } : {}) });
   const current = { current: true, rebuilding: false, done: 0, total: 0 };
   return { ...backend, vectorIndex: { status: () => current, settled: () => backend.organizations.refresh() } };
-}
-
-/**
- * Whether server processes may open the backend together: only when none has work to do once for
- * the others (the embedded store loads its saved index instead of rebuilding it; an empty store
- * or a new Elasticsearch index is filled with the sample data by the first process alone).
- */
-export function workersMayStartTogether(config: Config): boolean {
-  return config.backend === "embedded" && savedIndexIsCurrent(config.dataDir, { graphs: config.embedded.vectorIndex === "hnsw" });
 }
 
 function elasticsearchOf(config: Config): ElasticsearchConfig {

@@ -7,7 +7,6 @@ export {
   optimizeBackend,
   type ReadinessChecks,
   type VectorIndexStatus,
-  workersMayStartTogether,
 } from "./app";
 export { type BackendName, type Config, type ElasticsearchConfig, loadConfig, MAX_AUTO_WORKERS, repoRoot, userCwd } from "./config";
 export type { Observers } from "./observed";

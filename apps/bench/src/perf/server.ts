@@ -29,8 +29,10 @@ export function backendEnv(target: BackendTarget): Record<string, string> {
 export interface RunningServer {
   baseUrl: string;
   pid: number;
-  /** Seconds from spawn to /ready answering 200 (module load, model load, backend open: the embedded store reads every vector). */
+  /** Seconds from spawn to /ready answering 200 (module load, model load, backend open: the embedded store reads every vector); with several workers, the first serves then. */
   startSeconds: number;
+  /** Seconds from spawn until every worker was ready (the workers start one at a time); startSeconds for one process. */
+  allWorkersSeconds: number;
   memory(): ProcessMemory | null;
   output(): string;
   stop(): Promise<void>;
@@ -58,6 +60,7 @@ export async function startServer(
   }: { timeoutMs?: number; nodeArgs?: string[]; workers?: number; entry?: OrgsimEntry } = {},
 ): Promise<RunningServer> {
   if (entry === "bundle") buildBundle(repo);
+  const spawned = performance.now();
   const server = await startOrgsimServe({
     nodeArgs,
     serverDir: serverDir(repo),
@@ -73,7 +76,22 @@ export async function startServer(
     keepOutputChars: 100_000,
   });
   const pid = server.child.pid as number;
-  return { baseUrl: server.baseUrl, pid, startSeconds: server.startSeconds, memory: () => processTreeMemory(pid), output: server.output, stop: server.stop };
+  // Measured with every worker serving: the primary says when the last is ready.
+  const workersLine = /Workers\s+1 of (\d+) processes ready/.exec(server.output());
+  while (workersLine && !server.output().includes(`Workers: all ${workersLine[1]} processes ready`)) {
+    if (server.child.exitCode !== null) throw new Error(`server exited before all its workers were ready:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const allWorkersSeconds = workersLine ? (performance.now() - spawned) / 1000 : server.startSeconds;
+  return {
+    baseUrl: server.baseUrl,
+    pid,
+    startSeconds: server.startSeconds,
+    allWorkersSeconds,
+    memory: () => processTreeMemory(pid),
+    output: server.output,
+    stop: server.stop,
+  };
 }
 
 export interface ImportRun {

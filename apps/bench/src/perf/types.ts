@@ -70,6 +70,9 @@ export interface ScaleResult {
     server_start_s: number;
     /** Stopped after the load runs and started again on the same data, with no other server running (absent in earlier runs). */
     server_restart_s?: number;
+    /** With several workers (started one at a time since commit WORKERS_COMMIT; the first serves once ready): until the last was ready (absent in earlier runs). */
+    server_start_all_workers_s?: number;
+    server_restart_all_workers_s?: number;
     server_memory_after_start: ProcessMemory | null;
     server_memory_after_load: ProcessMemory | null;
     /** The library's own top-10 search on the saved profile graph, in the bench process (absent before the graphs). */
