@@ -76,7 +76,7 @@ export interface VectorIndexStatus extends GraphProgress {
   rebuilding: boolean;
 }
 
-export const GENERATION = "organizations_generation";
+const GENERATION = "organizations_generation";
 /**
  * A write of more organizations than this is a bulk write (an import's batch: 64 by default, 1,000
  * at most): its words are indexed in one pass after it (MemoryIndex.indexTexts), and its checkpoint
@@ -90,10 +90,10 @@ const TEXTS_CHUNK = 2_000;
 const TEXTS_QUIET_MS = 1_000;
 /** How long after the graphs catch up with writes they are saved (at the latest; at close at once). */
 const SAVE_DELAY_MS = 30_000;
-export const MODEL_ID = "vector_model_id";
+const MODEL_ID = "vector_model_id";
 /** Organizations read back at a time when catching up with another connection's writes. */
 const CATCH_UP_BATCH = 5_000;
-export const DIMENSION = "vector_dimension";
+const DIMENSION = "vector_dimension";
 
 export class SqliteOrganizationStore implements OrganizationStore {
   readonly backend = "embedded" as const;
