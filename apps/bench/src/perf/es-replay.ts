@@ -110,11 +110,14 @@ export async function recordRequests(proxy: RecordingProxy, baseUrl: string, pat
   }
 }
 
+/** The positions of the requests that had ended before `request` was sent: those it waited for. */
+const waitedFor = (requests: RecordedRequest[], request: RecordedRequest) => requests.flatMap((other, i) => (other.ended <= request.started ? [i] : []));
+
 /** Sends one query's recorded requests again, each once the ones it waited for have ended. */
 async function replayOne(esUrl: string, requests: RecordedRequest[]): Promise<void> {
   const sent: Promise<void>[] = [];
   for (const request of requests) {
-    const waitsFor = requests.flatMap((other, i) => (other.ended <= request.started ? [sent[i] as Promise<void>] : []));
+    const waitsFor = waitedFor(requests, request).map((i) => sent[i] as Promise<void>);
     sent.push(
       Promise.all(waitsFor).then(async () => {
         const { status, body } = await send(esUrl, request);
@@ -127,11 +130,9 @@ async function replayOne(esUrl: string, requests: RecordedRequest[]): Promise<vo
 
 /** The longest chain of requests each waiting for the one before it. */
 function roundTrips(requests: RecordedRequest[]): number {
+  // Sorted by when they were sent, so whatever a request waited for comes before it.
   const depth: number[] = [];
-  requests.forEach((request, i) => {
-    const before = requests.slice(0, i).flatMap((other, j) => (other.ended <= request.started ? [depth[j] as number] : []));
-    depth.push(1 + Math.max(0, ...before));
-  });
+  for (const request of requests) depth.push(1 + Math.max(0, ...waitedFor(requests, request).map((i) => depth[i] as number)));
   return Math.max(0, ...depth);
 }
 
