@@ -14,7 +14,7 @@ import type { FilteredRows } from "./filtered-rows";
 import type { GraphPrefetch, VectorGraph } from "./vector-graph";
 import type { VectorGraphs } from "./vector-graphs";
 
-/** Up to this many candidate rows, a brute-force scan (well under 0.5 µs a row at 384-d, vector-matrix/) beats planning. */
+/** Up to this many candidate rows, a brute-force scan (well under 0.5 µs a row at 384-d, vector-matrix.ts) beats planning. */
 export const DEFAULT_EXACT_BELOW = 5_000;
 /** A graph search deeper than this costs more than scanning the rows a filter that selective lets through. */
 const MAX_GRAPH_CANDIDATES = 4_096;
@@ -24,8 +24,9 @@ const MAX_GRAPH_CANDIDATES = 4_096;
  * unit) where the scan scored a row in about 0.54 µs (simsimd: a restrictive filter's 26k rows at 1M
  * in 16.8 ms p50, the whole request included; 1 µs with the JavaScript loop before, when this was 8).
  * At 1M (10 shards) those 26k rows once asked 1,900 candidates of every shard, and took 114 ms.
- * The WebAssembly kernel (vector-matrix/) scans faster again (about 0.3 µs a row in a 1M profile,
- * 0.1 µs more for the loop around it); this was not tuned again after it.
+ * The kernel of four rows at a time (vector-matrix.ts, then in WebAssembly, now native) scans faster
+ * again (about 0.3 µs a row in a 1M profile, 0.1 µs more for the loop around it); this was not
+ * tuned again after it.
  */
 const GRAPH_COST_IN_ROWS = 12;
 /** The graph is asked for this many candidates beyond the page (the graph's search breadth grows with it: recall). */

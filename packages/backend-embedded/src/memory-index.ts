@@ -410,7 +410,7 @@ export class MemoryIndex {
   }
 
   /**
-   * The hits ranked offset..offset+size by exact cosine (dot product of unit vectors, vector-matrix/)
+   * The hits ranked offset..offset+size by exact cosine (dot product of unit vectors, vector-matrix.ts)
    * desc, id asc, at or above minScore, among the rows passing the filter (`filtered`, all
    * when null) less `excludedIds`. Which rows are scored is the planner's choice (candidate-plan.ts).
    */
@@ -586,7 +586,7 @@ export class MemoryIndex {
 
   private grow(atLeast = 0): void {
     // Doubling: a bulk load copies the columns about once in all (at 1.5 times, twice: a tenth of an
-    // import's time at 100k, when the vector matrices were copied too; they now grow in place, vector-matrix/).
+    // import's time at 100k, when the vector matrices were copied too; they now grow by chunks, vector-matrix.ts).
     const capacity = Math.max(1024, atLeast, this.capacity * 2);
     const resize = <T extends Float64Array | Uint32Array | Uint8Array>(old: T, length: number): T => {
       const next = new (old.constructor as new (n: number) => T)(length);

@@ -2,9 +2,11 @@
  * A file of named typed arrays and a JSON header: how the memory index is saved for a fast start.
  * Layout: 8 bytes of magic, a u32 header length, the header (JSON: the caller's meta and where each
  * array lies), then each array's bytes at an 8-byte aligned offset. Arrays are read one by one into
- * arrays of their own (no 4 GiB Buffer limit, no copies beyond the read).
+ * arrays of their own (no 4 GiB Buffer limit, no copies beyond the read), or mapped from the file in
+ * parts (no read at all: the page cache's copy, shared by every process).
  */
 import { closeSync, openSync, readSync, renameSync, writeSync } from "node:fs";
+import { mapFile } from "@orgsim/vector-kernel";
 
 const MAGIC = Buffer.from("ORGSIMS1");
 const ARRAY_TYPES = { Float64Array, Float32Array, Int32Array, Uint32Array, Uint16Array, Uint8Array } as const;
@@ -22,8 +24,12 @@ export interface SnapshotReader {
   array<T extends SnapshotArray>(name: string): T;
   /** Elements in array `name`. */
   lengthOf(name: string): number;
-  /** Reads `target.length` elements of array `name`, from element `from` on, into `target`. */
-  readInto(name: string, target: SnapshotArray, from: number): void;
+  /**
+   * Array `name` mapped from the file copy on write (writes stay in this process), in parts of
+   * `elementsPerPart` elements (the last may be shorter). Valid after `close` and after the file is
+   * replaced: it is only ever replaced whole, by a rename.
+   */
+  mapped<T extends SnapshotArray>(name: string, elementsPerPart: number): T[];
 }
 
 interface Header<M> {
@@ -107,7 +113,16 @@ export function readSnapshot<M>(file: string): SnapshotReader & { meta: M; close
     return {
       meta: header.meta,
       lengthOf: (name) => placementOf(name).length,
-      readInto,
+      mapped<T extends SnapshotArray>(name: string, elementsPerPart: number): T[] {
+        const placement = placementOf(name);
+        const Type = ARRAY_TYPES[placement.type];
+        const parts: T[] = [];
+        for (let from = 0; from < placement.length; from += elementsPerPart) {
+          const length = Math.min(elementsPerPart, placement.length - from);
+          parts.push(new Type(mapFile(file, placement.offset + from * Type.BYTES_PER_ELEMENT, length * Type.BYTES_PER_ELEMENT)) as T);
+        }
+        return parts;
+      },
       array<T extends SnapshotArray>(name: string): T {
         const placement = placementOf(name);
         const array = new ARRAY_TYPES[placement.type](placement.length);
