@@ -26,8 +26,8 @@ export interface SnapshotReader {
   lengthOf(name: string): number;
   /**
    * Array `name` mapped from the file copy on write (writes stay in this process), in parts of
-   * `elementsPerPart` elements (the last may be shorter). Valid after `close` and after the file is
-   * replaced: it is only ever replaced whole, by a rename.
+   * `elementsPerPart` elements (the last may be shorter; one empty part for an empty array). Valid
+   * after `close` and after the file is replaced: it is only ever replaced whole, by a rename.
    */
   mapped<T extends SnapshotArray>(name: string, elementsPerPart: number): T[];
 }
@@ -116,7 +116,7 @@ export function readSnapshot<M>(file: string): SnapshotReader & { meta: M; close
       mapped<T extends SnapshotArray>(name: string, elementsPerPart: number): T[] {
         const placement = placementOf(name);
         const Type = ARRAY_TYPES[placement.type];
-        const parts: T[] = [];
+        const parts: T[] = placement.length === 0 ? [new Type(0) as T] : [];
         for (let from = 0; from < placement.length; from += elementsPerPart) {
           const length = Math.min(elementsPerPart, placement.length - from);
           parts.push(new Type(mapFile(file, placement.offset + from * Type.BYTES_PER_ELEMENT, length * Type.BYTES_PER_ELEMENT)) as T);

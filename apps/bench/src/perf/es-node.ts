@@ -166,6 +166,24 @@ export async function settle(node: EsNode, prefix: string, log: (line: string) =
 }
 
 /** Deletes the indices of one prefix (by name: wildcard deletes are refused by default). */
+/**
+ * Turns the shard request cache of `<prefix>-organizations` off, and empties it, before any search is
+ * measured. Each run cycles through the same queries, so cached answers (Elasticsearch caches
+ * requests of no hits: the hybrid ranking's term statistics) would count repeats that varied real
+ * traffic does not have, and unevenly: the replay's timed pass repeats every request of its warm-up
+ * pass, a load run only those it cycled through before.
+ */
+export async function withoutRequestCache(node: EsNode, prefix: string): Promise<void> {
+  const alias = `${prefix}-organizations`;
+  const response = await fetch(`${node.url}/${alias}/_settings`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ index: { requests: { cache: { enable: false } } } }),
+  });
+  if (!response.ok) throw new Error(`turning the request cache of ${alias} off: ${response.status} ${await response.text()}`);
+  await fetch(`${node.url}/${alias}/_cache/clear?request=true`, { method: "POST" });
+}
+
 export async function deleteIndices(node: EsNode, prefix: string): Promise<void> {
   const names = Object.values(indexNames(prefix)).map((n) => n.index);
   await fetch(`${node.url}/${names.join(",")}?ignore_unavailable=true`, { method: "DELETE" });

@@ -34,7 +34,7 @@ import { loadConfig } from "@orgsim/runtime";
 import { seededRandom } from "@orgsim/sample-data";
 import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, type SyntheticOptions, saveReal } from "./data";
 import { RecordingProxy, recordRequests, type ReplayResult, replayedFloor } from "./es-replay";
-import { deleteIndices, type EsJvm, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode } from "./es-node";
+import { deleteIndices, type EsJvm, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode, withoutRequestCache } from "./es-node";
 import { rawGraphSearch, rawKnnSearch } from "./floor";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
 import { loadTest } from "./load-test";
@@ -386,6 +386,7 @@ async function elasticsearchPart(
   return {
     import_vectors_given: written.load,
     merge_settle_s: round(written.settleSeconds),
+    request_cache_off: true,
     index: written.index,
     server_start_s: round(running.server.startSeconds),
     server_memory_after_start: running.memoryAfterStart,
@@ -471,6 +472,7 @@ async function writeElasticsearch(node: EsNode, dataset: Dataset, model: VectorM
   );
   const load = await loadElasticsearch(node.url, prefix, dataset, scale, model, log);
   const settleSeconds = await settle(node, prefix, log);
+  await withoutRequestCache(node, prefix);
   const index = await indexStats(node, prefix);
   log(`  elasticsearch: merges settled after ${settleSeconds.toFixed(1)} s; ${index.segments} segments, store ${(index.store_bytes / 2 ** 20).toFixed(0)} MiB`);
   return { load, settleSeconds, index };

@@ -312,6 +312,10 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
         "and the requests it sent to the organizations index for each (the seed's document and vector, the searches, the page's documents) are sent again straight to the node, each once those it waited for have ended; " +
         `one search at a time, the second of two passes: ${replays.map(describe).join("; ")}. What the server adds above it is its own work (routing, validation, fusion, HTTP).`,
       "",
+      `Elasticsearch's shard request cache: ${scales.map(([l, s]) => `${l} ${s.elasticsearch.request_cache_off ? "off" : "on (a run before it was turned off)"}`).join(", ")}. ` +
+        "Each run cycles through the same organizations, and Elasticsearch caches requests of no hits (the hybrid ranking's term statistics): on, it answered repeats that varied traffic does not have, " +
+        "every request of the replay's timed pass (a repeat of its warm-up pass) and only some of a load run's. Off, both do all their work (apps/bench/src/perf/es-node.ts, withoutRequestCache).",
+      "",
     );
   }
   const lookups = scales.filter(([, s]) => s.lookup?.length);

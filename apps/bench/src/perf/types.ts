@@ -82,6 +82,8 @@ export interface ScaleResult {
     import_vectors_given: LoadResult;
     /** After the last bulk: refresh, then wait until no merge runs (before any search is measured). */
     merge_settle_s: number;
+    /** The index's shard request cache was off while searches were measured (absent in earlier runs, where it was on). */
+    request_cache_off?: boolean;
     index: EsIndexStats;
     server_start_s: number;
     /** The orgsim server process (Node); Elasticsearch's own memory is under jvm_*. */
