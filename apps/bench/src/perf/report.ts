@@ -437,20 +437,22 @@ function memorySection({ scales }: ReportContext): string[] {
     "",
     `![Memory and disk against the number of organizations](benchmarks/${PLOTS.memory})`,
     "",
-    "| scale | embedded server RSS (peak) | embedded data dir | Elasticsearch: orgsim server RSS | Elasticsearch JVM RSS (anon / files) | JVM heap used / max | index store | node data dir |",
+    "| scale | embedded server RSS (peak; anon / files) | embedded data dir | Elasticsearch: orgsim server RSS | Elasticsearch JVM RSS (anon / files) | JVM heap used / max | index store | node data dir |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const [label, s] of scales) {
     const e = s.embedded.server_memory_after_load;
     const j = s.elasticsearch.jvm_after_load;
     out.push(
-      `| ${label} | ${e ? `${n0(e.rss_mib)} MiB (${n0(e.peak_rss_mib)})` : "–"} | ${mib(s.embedded.disk_bytes)} | ${s.elasticsearch.server_memory_after_load ? `${n0(s.elasticsearch.server_memory_after_load.rss_mib)} MiB` : "–"} | ` +
+      `| ${label} | ${e ? `${n0(e.rss_mib)} MiB (${n0(e.peak_rss_mib)}; ${n0(e.anon_mib)} / ${n0(e.file_mib)})` : "–"} | ${mib(s.embedded.disk_bytes)} | ${s.elasticsearch.server_memory_after_load ? `${n0(s.elasticsearch.server_memory_after_load.rss_mib)} MiB` : "–"} | ` +
         `${j.process ? `${n0(j.process.rss_mib)} MiB (${n0(j.process.anon_mib)} / ${n0(j.process.file_mib)})` : "–"} | ${n0(j.heap_used_mib)} / ${n0(j.heap_max_mib)} MiB | ${mib(s.elasticsearch.index.store_bytes)} | ${mib(s.elasticsearch.index.data_dir_bytes)} |`,
     );
   }
   out.push(
     "",
-    "RSS after the load runs, summed over the server's processes (each embedded worker holds its own memory index). The embedded server keeps every vector in memory (float32, both kinds) and the documents in SQLite; Elasticsearch keeps the float vectors in `_source` " +
+    "RSS after the load runs, summed over the server's processes; pages of mapped files count once in each process that has touched them, though the page cache holds them once. " +
+      "The embedded server keeps every vector in float32 (both kinds) and the documents in SQLite; from runs of 2026-11-28 on, a worker started on a saved index maps its vectors and word index from the snapshot file (shared by the workers, counted under files) instead of reading them into memory of its own (anon); " +
+      "Elasticsearch keeps the float vectors in `_source` " +
       "and in its vector files plus the int8 copies and HNSW graphs, and its RSS counts the index files it has mapped.",
     "",
   );
