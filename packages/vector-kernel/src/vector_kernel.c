@@ -204,6 +204,11 @@ static napi_value map_file(napi_env env, napi_callback_info info) {
     return NULL;
   }
   mapping *m = malloc(sizeof *m);
+  if (!m) {
+    if (span) munmap(base, span);
+    napi_throw_error(env, NULL, "mapFile: out of memory");
+    return NULL;
+  }
   m->base = base;
   m->length = span;
   napi_value buffer;
