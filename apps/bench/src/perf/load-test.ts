@@ -18,7 +18,10 @@ export interface LoadTestResult {
   timeouts: number;
 }
 
-function runOnce(baseUrl: string, paths: string[], connections: number, seconds: number, record: number[] | null) {
+/** How long a run lasts: `seconds`, or `requests` answers (autocannon's `amount`). */
+type RunLength = { seconds: number } | { requests: number };
+
+function runOnce(baseUrl: string, paths: string[], connections: number, length: RunLength, record: number[] | null) {
   let next = 0;
   return new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -26,7 +29,7 @@ function runOnce(baseUrl: string, paths: string[], connections: number, seconds:
         url: baseUrl,
         connections,
         pipelining: 1,
-        duration: seconds,
+        ...("seconds" in length ? { duration: length.seconds } : { amount: length.requests }),
         timeout: 120,
         requests: [
           {
@@ -44,11 +47,18 @@ function runOnce(baseUrl: string, paths: string[], connections: number, seconds:
   });
 }
 
-/** Warms up for `warmup` seconds (not recorded), then measures for `seconds`. */
+/**
+ * Warms up (not recorded) with one pass over every path, then for `warmup` seconds, and measures
+ * for `seconds`. The pass gives a slow backend's caches each query once, as a fast one gets them
+ * many times within the seconds (and as es-replay.ts warms up Elasticsearch's own floor).
+ */
 export async function loadTest(baseUrl: string, paths: string[], connections: number, seconds: number, warmup: number): Promise<LoadTestResult> {
-  if (warmup > 0) await runOnce(baseUrl, paths, connections, warmup, null);
+  if (warmup > 0) {
+    await runOnce(baseUrl, paths, connections, { requests: paths.length }, null);
+    await runOnce(baseUrl, paths, connections, { seconds: warmup }, null);
+  }
   const latencies: number[] = [];
-  const result = await runOnce(baseUrl, paths, connections, seconds, latencies);
+  const result = await runOnce(baseUrl, paths, connections, { seconds }, latencies);
   const s = summarize(latencies);
   const round = (x: number) => Math.round(x * 100) / 100;
   return {

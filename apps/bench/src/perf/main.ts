@@ -330,6 +330,8 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
       ...(node ? { elasticsearch_jvm: node.jvm } : {}),
     },
     ...(esPart ? {} : { elasticsearch_run: earlier?.elasticsearch_run ?? earlier?.run }),
+    // Rows carried over from an earlier run keep that run's warm-up.
+    load_warmup_pass: esPart ? true : earlier?.load_warmup_pass === true,
     filter_matches: matches,
     embedded: {
       import_vectors_given: written.load,

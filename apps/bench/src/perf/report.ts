@@ -127,13 +127,14 @@ function dataSection(results: PerfResults): string[] {
   ];
 }
 
-function queriesSection({ results, concurrency }: ReportContext): string[] {
+function queriesSection({ results, scales, concurrency }: ReportContext): string[] {
+  const secondsOnly = scales.filter(([, r]) => !r.load_warmup_pass).map(([label]) => label);
   return [
     "**Queries.** Three search modes: *similar to an organization* (by id: the stored vector, no embedding; 200 ids drawn from the scale's organizations), " +
       `*by description* (${results.settings.queries && (results.settings.queries as { descriptions: number }).descriptions} fixed business descriptions) and *by customer base* ` +
       `(${results.settings.queries && (results.settings.queries as { customer_descriptions: number }).customer_descriptions} fixed customer descriptions); the last two embed the query text on every request, on the server, with the real model. ` +
       `Each with three filters: ${FILTER_LEVELS.map((f) => `${f} = ${filterText(f)}`).join(", ")}; \`limit=10\`. ` +
-      `autocannon (in the bench process, same machine) keeps ${concurrency.join(" or ")} connection(s) busy for ${results.settings.duration_s} s after a ${results.settings.warmup_s} s warm-up, cycling through the query list; p50/p95/p99 are of every answered request's latency.`,
+      `autocannon (in the bench process, same machine) keeps ${concurrency.join(" or ")} connection(s) busy for ${results.settings.duration_s} s after a warm-up (one pass over the query list, then ${results.settings.warmup_s} s${secondsOnly.length ? `; at ${secondsOnly.join(", ")}, measured before the pass, the seconds only` : ""}), cycling through the query list; p50/p95/p99 are of every answered request's latency.`,
     "",
   ];
 }
