@@ -10,8 +10,8 @@
 FROM maven:3.9-eclipse-temurin-17 AS maven
 
 # Dependencies. The full Node image (buildpack-deps) already has python3, make and g++, which
-# better-sqlite3's native addon needs when no prebuilt binary fits, and orgsim's vector kernel
-# (packages/vector-kernel, compiled by its install step) always.
+# better-sqlite3's native addon needs when no prebuilt binary fits, and orgsim's native kernels
+# (packages/native-kernel, compiled by its install step) always.
 FROM node:20-bookworm AS deps
 # Corepack fails its signature check on our machines: pnpm comes from npm, as in the README.
 RUN npm i -g pnpm@10

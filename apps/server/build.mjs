@@ -14,7 +14,7 @@ await build({
   format: "esm",
   sourcemap: true,
   // pino starts its transports (pino-pretty) in worker threads from its own files.
-  external: ["better-sqlite3", "onnxruntime-node", "swagger-ui-dist", "usearch", "@orgsim/vector-kernel", "pino", "pino-pretty"],
+  external: ["better-sqlite3", "onnxruntime-node", "swagger-ui-dist", "usearch", "@orgsim/native-kernel", "pino", "pino-pretty"],
   // CommonJS dependencies inside an ES module bundle still call require().
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   logLevel: "warning",

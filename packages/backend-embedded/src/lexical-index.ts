@@ -13,6 +13,7 @@
  * dead slots (skipped, and not counted in df) until a compaction drops them.
  */
 import { BM25 } from "@orgsim/core";
+import { accumulatePostings, completePostings, countAbove, slotsAbove, slotsReaching } from "@orgsim/native-kernel";
 import { type Postings, PostingsTable, type SavedPostings } from "./postings-table";
 import { TopK } from "./top-k";
 
@@ -115,6 +116,8 @@ export class LexicalIndex {
   private high = new Int32Array(0);
   private highCount = 0;
   private highFloor = Number.POSITIVE_INFINITY;
+  /** touchedCount, highCount and highFloor, handed to the native posting walk and back. */
+  private readonly walkState = new Float64Array(3);
 
   /** Documents indexed. */
   get size(): number {
@@ -284,23 +287,28 @@ export class LexicalIndex {
    */
   private accumulate(term: QueryTerm, allowed: Uint8Array | null, bySlot: boolean): number {
     const { slots, freqs, length } = term.postings;
-    const { scores, touched } = this;
-    let top = 0;
-    for (let j = 0; j < length; j++) {
-      const slot = slots[j] as number;
-      if (bySlot) {
-        if (!(allowed as Uint8Array)[slot]) continue;
-      } else {
-        const row = this.slotRow[slot] as number;
-        if (row < 0 || (allowed && !allowed[row])) continue;
-      }
-      const before = scores[slot] as number;
-      if (before === 0) touched[this.touchedCount++] = slot;
-      const score = before + this.termScore(term, slot, freqs[j] as number);
-      scores[slot] = score;
-      if (score > this.highFloor && before <= this.highFloor) this.high[this.highCount++] = slot;
-      if (score > top) top = score;
-    }
+    const state = this.walkState;
+    state[0] = this.touchedCount;
+    state[1] = this.highCount;
+    state[2] = this.highFloor;
+    // Native (packages/native-kernel): the word search's hottest loop.
+    const top = accumulatePostings(
+      slots,
+      freqs,
+      length,
+      term.idf,
+      term.normalization,
+      this.slotNorm,
+      this.scores,
+      allowed,
+      bySlot,
+      this.slotRow,
+      this.touched,
+      this.high,
+      state,
+    );
+    this.touchedCount = state[0] as number;
+    this.highCount = state[1] as number;
     return top;
   }
 
@@ -320,13 +328,8 @@ export class LexicalIndex {
 
   /** The touched documents whose partial score plus `left` reaches `threshold`, in the order they were touched. */
   private reachable(left: number, threshold: number): Int32Array {
-    const { scores, touched, touchedCount } = this;
-    const slots: number[] = [];
-    for (let t = 0; t < touchedCount; t++) {
-      const slot = touched[t] as number;
-      if ((scores[slot] as number) + left >= threshold) slots.push(slot);
-    }
-    return Int32Array.from(slots);
+    const slots = new Int32Array(this.touchedCount);
+    return slots.subarray(0, slotsReaching(this.touched, this.touchedCount, this.scores, left, threshold, slots));
   }
 
   /**
@@ -348,16 +351,9 @@ export class LexicalIndex {
    * An untouched document (score 0) cannot reach it (see search).
    */
   private completeInPlace(terms: readonly QueryTerm[], threshold: number): void {
-    const { scores } = this;
     for (const term of terms) {
       const { slots, freqs, length } = term.postings;
-      const { left } = term;
-      for (let j = 0; j < length; j++) {
-        const slot = slots[j] as number;
-        const score = scores[slot] as number;
-        if (score === 0 || score + left < threshold) continue;
-        scores[slot] = score + this.termScore(term, slot, freqs[j] as number);
-      }
+      completePostings(slots, freqs, length, term.idf, term.normalization, this.slotNorm, this.scores, term.left, threshold);
     }
   }
 
@@ -410,21 +406,12 @@ export class LexicalIndex {
    */
   private countAbove(bound: number, enough: number): number {
     if (bound < this.highFloor) this.collectHigh(bound * HIGH_FLOOR_OF_BOUND);
-    const { scores, high, highCount } = this;
-    let count = 0;
-    for (let i = 0; i < highCount && count < enough; i++) if ((scores[high[i] as number] as number) > bound) count++;
-    return count;
+    return countAbove(this.high, this.highCount, this.scores, bound, enough);
   }
 
   /** Lists in `high` the touched slots scoring above `floor`. */
   private collectHigh(floor: number): void {
-    const { scores, touched, touchedCount, high } = this;
-    let count = 0;
-    for (let i = 0; i < touchedCount; i++) {
-      const slot = touched[i] as number;
-      if ((scores[slot] as number) > floor) high[count++] = slot;
-    }
-    this.highCount = count;
+    this.highCount = slotsAbove(this.touched, this.touchedCount, this.scores, floor, this.high);
     this.highFloor = floor;
   }
 

@@ -6,7 +6,7 @@
  * parts (no read at all: the page cache's copy, shared by every process).
  */
 import { closeSync, openSync, readSync, renameSync, writeSync } from "node:fs";
-import { mapFile } from "@orgsim/vector-kernel";
+import { mapFile } from "@orgsim/native-kernel";
 
 const MAGIC = Buffer.from("ORGSIMS1");
 const ARRAY_TYPES = { Float64Array, Float32Array, Int32Array, Uint32Array, Uint16Array, Uint8Array } as const;

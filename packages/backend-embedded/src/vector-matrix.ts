@@ -1,6 +1,6 @@
 /**
  * A growable row-major matrix of float32 vectors, in chunks of a fixed number of rows, and the dot
- * products of a query with any of its rows, computed by the native kernel (@orgsim/vector-kernel),
+ * products of a query with any of its rows, computed by the native kernel (@orgsim/native-kernel),
  * one call a chunk and batch.
  *
  * Chunks: growth copies only the first chunk while it is filling (it doubles up to its full size);
@@ -12,7 +12,7 @@
  * floats) is bound by memory and by the cost of each call, so the kernel takes a batch of rows a
  * call, four at a time; and a mapped file can be read by native code only.
  */
-import { scoreRows } from "@orgsim/vector-kernel";
+import { scoreRows } from "@orgsim/native-kernel";
 
 /** Rows scored a call at most. */
 export const BATCH_ROWS = 4_096;

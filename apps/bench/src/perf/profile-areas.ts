@@ -21,7 +21,7 @@ export interface CpuProfile {
 /** Layers, tested against a frame's URL in this order. */
 const LAYERS: [string, RegExp][] = [
   ["vector graphs (usearch)", /usearch/],
-  ["dot products (native kernel)", /vector-kernel|backend-embedded\/src\/vector-matrix\.ts/],
+  ["dot products (native kernel)", /native-kernel|backend-embedded\/src\/vector-matrix\.ts/],
   ["embedded store: memory and word indexes, SQLite reads", /backend-embedded\/|better-sqlite3/],
   ["Elasticsearch adapter", /backend-elasticsearch\//],
   ["Elasticsearch client", /@elastic\//],

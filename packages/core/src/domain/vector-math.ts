@@ -2,7 +2,7 @@
  * A dot product in plain JavaScript: products and sums in float64 over float32 components, four
  * accumulators in a fixed order (four independent sums run faster in V8). The Elasticsearch
  * backend scores vectors read from `_source` with it; the embedded backend's scans use a float32
- * SIMD kernel instead (backend-embedded's vector-matrix.ts, native: packages/vector-kernel), within
+ * SIMD kernel instead (backend-embedded's vector-matrix.ts, native: packages/native-kernel), within
  * about 1e-6 of it.
  */
 export function dot(q: Float64Array, v: ArrayLike<number>, base = 0, d = q.length): number {

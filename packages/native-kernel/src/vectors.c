@@ -1,5 +1,5 @@
 /*
- * The embedded store's vector kernel, as a Node-API addon:
+ * The vector kernels:
  * - mapFile: a region of a file as an ArrayBuffer backed by the file's pages (mmap, MAP_PRIVATE),
  *   so that every server process reads one copy of the saved vectors from the page cache instead of
  *   copying them into memory of its own (at 1M organizations, 2.1 GB a process), and a write to it
@@ -11,7 +11,6 @@
  * tail), so scores did not change.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <node_api.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -21,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "kernels.h"
 
 typedef float f32x4 __attribute__((vector_size(16)));
 
@@ -72,35 +72,8 @@ static void dot4(const float *q, const float *r0, const float *r1, const float *
   out[3] = sum4(a3 + b3) + t3;
 }
 
-#define CHECK(call)                                   \
-  do {                                                \
-    if ((call) != napi_ok) {                          \
-      napi_throw_error(env, NULL, "napi: " #call);    \
-      return NULL;                                    \
-    }                                                 \
-  } while (0)
-
-static void *typed(napi_env env, napi_value value, napi_typedarray_type want, size_t *length, const char *name) {
-  bool is;
-  if (napi_is_typedarray(env, value, &is) != napi_ok || !is) {
-    char message[96];
-    snprintf(message, sizeof message, "%s must be a typed array", name);
-    napi_throw_type_error(env, NULL, message);
-    return NULL;
-  }
-  napi_typedarray_type type;
-  void *data;
-  if (napi_get_typedarray_info(env, value, &type, length, &data, NULL, NULL) != napi_ok || type != want) {
-    char message[96];
-    snprintf(message, sizeof message, "%s has the wrong element type", name);
-    napi_throw_type_error(env, NULL, message);
-    return NULL;
-  }
-  return data;
-}
-
 /* scoreRows(matrix: Float32Array, dimension, query: Float32Array, rows: Int32Array, count, out: Float32Array) */
-static napi_value score_rows(napi_env env, napi_callback_info info) {
+napi_value score_rows(napi_env env, napi_callback_info info) {
   size_t argc = 6;
   napi_value argv[6];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
@@ -161,7 +134,7 @@ static void unmap(napi_env env, void *data, void *hint) {
 }
 
 /* mapFile(path, offset, length): bytes offset..offset+length of the file, mapped copy-on-write. */
-static napi_value map_file(napi_env env, napi_callback_info info) {
+napi_value map_file(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
@@ -224,13 +197,3 @@ static napi_value map_file(napi_env env, napi_callback_info info) {
   return buffer;
 }
 
-static napi_value init(napi_env env, napi_value exports) {
-  napi_property_descriptor properties[] = {
-      {"scoreRows", NULL, score_rows, NULL, NULL, NULL, napi_default, NULL},
-      {"mapFile", NULL, map_file, NULL, NULL, NULL, napi_default, NULL},
-  };
-  if (napi_define_properties(env, exports, 2, properties) != napi_ok) return NULL;
-  return exports;
-}
-
-NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

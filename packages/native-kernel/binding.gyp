@@ -1,8 +1,8 @@
 {
   "targets": [
     {
-      "target_name": "vector_kernel",
-      "sources": ["src/vector_kernel.c"],
+      "target_name": "native_kernel",
+      "sources": ["src/addon.c", "src/vectors.c", "src/postings.c"],
       "cflags": ["-O3", "-std=c11", "-Wall", "-Wextra"],
       "xcode_settings": { "OTHER_CFLAGS": ["-O3", "-std=c11"] }
     }

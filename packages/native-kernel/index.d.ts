@@ -1,0 +1,59 @@
+/**
+ * `out[i]` = dot(`query`, row `rows[i]` of `matrix`) for i < `count`, where `matrix` holds rows of
+ * `dimension` float32s one after another. Throws a RangeError for a row outside the matrix.
+ */
+export function scoreRows(matrix: Float32Array, dimension: number, query: Float32Array, rows: Int32Array, count: number, out: Float32Array): void;
+
+/**
+ * Bytes `offset` to `offset + length` of the file at `path`, as an ArrayBuffer backed by the file's
+ * pages (shared with every process that maps them), copy on write: writes to it stay in this process
+ * and never reach the file. The file must not shrink while mapped (orgsim replaces its files whole,
+ * by a rename, which leaves a mapped file as it was).
+ */
+export function mapFile(path: string, offset: number, length: number): ArrayBuffer;
+
+/**
+ * The word search's hot loop (LexicalIndex.accumulate in @orgsim/backend-embedded), step for step:
+ * adds a term's BM25, idf · freq / (freq + normalization[slotNorm[slot]]), to `scores[slot]` for each
+ * of its first `length` postings that is allowed (`allowed` flags slots when `bySlot`, else rows via
+ * `slotRow`; dead slots, row -1, are skipped), listing slots scored for the first time in `touched`
+ * and those that rise above `state[2]` in `high` (state[0] and state[1] are their counts, updated).
+ * Returns the best score it left.
+ */
+export function accumulatePostings(
+  slots: Int32Array,
+  freqs: Uint16Array,
+  length: number,
+  idf: number,
+  normalization: Float64Array,
+  slotNorm: Uint8Array,
+  scores: Float64Array,
+  allowed: Uint8Array | null,
+  bySlot: boolean,
+  slotRow: Int32Array,
+  touched: Int32Array,
+  high: Int32Array,
+  state: Float64Array,
+): number;
+
+/** Adds a term's BM25 (as accumulatePostings) to every slot of its postings scoring above 0 and at least `threshold - left`. */
+export function completePostings(
+  slots: Int32Array,
+  freqs: Uint16Array,
+  length: number,
+  idf: number,
+  normalization: Float64Array,
+  slotNorm: Uint8Array,
+  scores: Float64Array,
+  left: number,
+  threshold: number,
+): void;
+
+/** Writes to `out` those of the first `count` of `slots` with `scores[slot] + left >= threshold`, in order; returns how many. */
+export function slotsReaching(slots: Int32Array, count: number, scores: Float64Array, left: number, threshold: number, out: Int32Array): number;
+
+/** Writes to `out` those of the first `count` of `slots` with `scores[slot] > floor`, in order; returns how many. */
+export function slotsAbove(slots: Int32Array, count: number, scores: Float64Array, floor: number, out: Int32Array): number;
+
+/** How many of the first `count` of `slots` have `scores[slot] > bound`, counted up to `enough`. */
+export function countAbove(slots: Int32Array, count: number, scores: Float64Array, bound: number, enough: number): number;

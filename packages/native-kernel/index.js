@@ -1,0 +1,13 @@
+// The compiled addon (binding.gyp, src/*.c), built by `pnpm install` (this package's
+// install script, node-gyp). Plain JavaScript so that Node loads it from the server's bundle as it is.
+import { createRequire } from "node:module";
+
+const addon = createRequire(import.meta.url)("./build/Release/native_kernel.node");
+
+export const scoreRows = addon.scoreRows;
+export const mapFile = addon.mapFile;
+export const accumulatePostings = addon.accumulatePostings;
+export const completePostings = addon.completePostings;
+export const slotsReaching = addon.slotsReaching;
+export const slotsAbove = addon.slotsAbove;
+export const countAbove = addon.countAbove;

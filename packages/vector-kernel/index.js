@@ -1,8 +1,0 @@
-// The compiled addon (binding.gyp, src/vector_kernel.c), built by `pnpm install` (this package's
-// install script, node-gyp). Plain JavaScript so that Node loads it from the server's bundle as it is.
-import { createRequire } from "node:module";
-
-const addon = createRequire(import.meta.url)("./build/Release/vector_kernel.node");
-
-export const scoreRows = addon.scoreRows;
-export const mapFile = addon.mapFile;
