@@ -26,6 +26,15 @@ void *typed(napi_env env, napi_value value, napi_typedarray_type want, size_t *l
 }
 
 
+bool read_arguments(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *usage) {
+  size_t argc = count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != count) {
+    napi_throw_type_error(env, NULL, usage);
+    return false;
+  }
+  return true;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor properties[] = {
       {"scoreRows", NULL, score_rows, NULL, NULL, NULL, napi_default, NULL},

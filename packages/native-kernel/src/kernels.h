@@ -15,6 +15,9 @@
   } while (0)
 
 
+/* Reads exactly `count` arguments into argv; otherwise throws a TypeError saying `usage` and returns false. */
+bool read_arguments(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *usage);
+
 /* The data of a typed array of element type `want`; on anything else a TypeError naming `name` is thrown and NULL returned. */
 void *typed(napi_env env, napi_value value, napi_typedarray_type want, size_t *length, const char *name);
 

@@ -60,13 +60,8 @@ static inline double term_score(const posting_walk *w, int32_t slot, uint16_t fr
  * LexicalIndex.accumulate, the hot loop of the word search, step for step.
  */
 napi_value accumulate_postings(napi_env env, napi_callback_info info) {
-  size_t argc = 13;
   napi_value argv[13];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc != 13) {
-    napi_throw_type_error(env, NULL, "accumulatePostings takes 13 arguments");
-    return NULL;
-  }
+  if (!read_arguments(env, info, 13, argv, "accumulatePostings takes (slots, freqs, length, idf, normalization, slotNorm, scores, allowed, bySlot, slotRow, touched, high, state)")) return NULL;
   posting_walk w;
   if (!read_walk(env, argv, &w)) return NULL;
   napi_valuetype allowed_type;
@@ -122,13 +117,8 @@ napi_value accumulate_postings(napi_env env, napi_callback_info info) {
  * every touched slot (score above 0) that can still reach `threshold` with `left`.
  */
 napi_value complete_postings(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
   napi_value argv[9];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc != 9) {
-    napi_throw_type_error(env, NULL, "completePostings takes 9 arguments");
-    return NULL;
-  }
+  if (!read_arguments(env, info, 9, argv, "completePostings takes (slots, freqs, length, idf, normalization, slotNorm, scores, left, threshold)")) return NULL;
   posting_walk w;
   if (!read_walk(env, argv, &w)) return NULL;
   double left, threshold;
@@ -180,13 +170,10 @@ static bool read_slot_list(napi_env env, napi_value *argv, slot_list *list) {
 
 /* Writes to `out` the listed slots whose score passes (reaching: score + a >= b; above: score > a), in order; returns how many. */
 static napi_value select_slots(napi_env env, napi_callback_info info, bool reaching) {
-  size_t argc = 6;
   napi_value argv[6];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc != (reaching ? 6u : 5u)) {
-    napi_throw_type_error(env, NULL, reaching ? "slotsReaching takes (slots, count, scores, left, threshold, out)" : "slotsAbove takes (slots, count, scores, floor, out)");
+  if (!read_arguments(env, info, reaching ? 6 : 5, argv,
+                      reaching ? "slotsReaching takes (slots, count, scores, left, threshold, out)" : "slotsAbove takes (slots, count, scores, floor, out)"))
     return NULL;
-  }
   slot_list list;
   if (!read_slot_list(env, argv, &list)) return NULL;
   double a, b = 0;
@@ -222,13 +209,8 @@ napi_value slots_above(napi_env env, napi_callback_info info) { return select_sl
 
 /* countAbove(slots: Int32Array, count, scores: Float64Array, bound, enough): how many listed slots score above `bound`, counted up to `enough`. */
 napi_value count_above(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
   napi_value argv[5];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc != 5) {
-    napi_throw_type_error(env, NULL, "countAbove takes (slots, count, scores, bound, enough)");
-    return NULL;
-  }
+  if (!read_arguments(env, info, 5, argv, "countAbove takes (slots, count, scores, bound, enough)")) return NULL;
   slot_list list;
   if (!read_slot_list(env, argv, &list)) return NULL;
   double bound;

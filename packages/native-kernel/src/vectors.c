@@ -74,13 +74,8 @@ static void dot4(const float *q, const float *r0, const float *r1, const float *
 
 /* scoreRows(matrix: Float32Array, dimension, query: Float32Array, rows: Int32Array, count, out: Float32Array) */
 napi_value score_rows(napi_env env, napi_callback_info info) {
-  size_t argc = 6;
   napi_value argv[6];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc != 6) {
-    napi_throw_type_error(env, NULL, "scoreRows takes (matrix, dimension, query, rows, count, out)");
-    return NULL;
-  }
+  if (!read_arguments(env, info, 6, argv, "scoreRows takes (matrix, dimension, query, rows, count, out)")) return NULL;
   size_t matrix_length, query_length, rows_length, out_length;
   uint32_t dim, count;
   const float *matrix = typed(env, argv[0], napi_float32_array, &matrix_length, "matrix");

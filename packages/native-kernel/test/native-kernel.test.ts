@@ -180,5 +180,6 @@ describe("the word search's posting walks", () => {
     expect(() => slotsReaching(Int32Array.of(99), 1, scores, 0, 0, new Int32Array(1))).toThrow(/slot is outside scores/);
     expect(() => slotsAbove(Int32Array.of(1, 2), 2, scores, 0, new Int32Array(1))).toThrow(/out must hold `count` slots/);
     expect(() => countAbove(Int32Array.of(1), 2, scores, 0, 1)).toThrow(/count is past the end/);
+    expect(() => (completePostings as (...args: unknown[]) => void)(slots, freqs, 1)).toThrow(/completePostings takes \(slots, freqs, length/);
   });
 });
