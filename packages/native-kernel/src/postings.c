@@ -5,9 +5,10 @@
  * search; here about a third faster than in JavaScript at 100k organizations.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include "kernels.h"
 
-/* The arguments of a posting walk (accumulatePostings, completePostings), checked once a call. */
+/* The arguments of a posting walk (accumulatePostings, completePostings): lengths checked once a call, slots as reached. */
 typedef struct {
   const int32_t *slots;
   const uint16_t *freqs;
@@ -40,13 +41,21 @@ static bool read_walk(napi_env env, napi_value *argv, posting_walk *walk) {
   }
   walk->length = length;
   walk->slot_count = slot_norm_length < scores_length ? slot_norm_length : scores_length;
-  for (size_t j = 0; j < walk->length; j++) {
-    if (walk->slots[j] < 0 || (size_t)walk->slots[j] >= walk->slot_count) {
-      napi_throw_range_error(env, NULL, "a posting's slot is outside slotNorm or scores");
-      return false;
-    }
-  }
   return true;
+}
+
+/*
+ * Whether `slot` lies outside `count` slots (negative ones too). The walks check each slot as they
+ * reach it rather than in a pass of their own: a pass would read every posting twice. A walk that
+ * finds one throws, leaving the scores it already added (scratch, not stored).
+ */
+static inline bool outside(int32_t slot, size_t count) { return (size_t)(uint32_t)slot >= count; }
+
+static napi_value throw_outside(napi_env env, const char *arrays) {
+  char message[96];
+  snprintf(message, sizeof message, "a slot is outside %s", arrays);
+  napi_throw_range_error(env, NULL, message);
+  return NULL;
 }
 
 /* BM25 of a term in a slot holding it `freq` times, summed as LexicalIndex.termScore does. */
@@ -91,6 +100,7 @@ napi_value accumulate_postings(napi_env env, napi_callback_info info) {
   double top = 0;
   for (size_t j = 0; j < w.length; j++) {
     const int32_t slot = w.slots[j];
+    if (outside(slot, w.slot_count)) return throw_outside(env, "slotNorm or scores");
     if (by_slot) {
       if ((size_t)slot >= allowed_length || !allowed[slot]) continue;
     } else {
@@ -128,6 +138,7 @@ napi_value complete_postings(napi_env env, napi_callback_info info) {
   }
   for (size_t j = 0; j < w.length; j++) {
     const int32_t slot = w.slots[j];
+    if (outside(slot, w.slot_count)) return throw_outside(env, "slotNorm or scores");
     const double score = w.scores[slot];
     if (score == 0 || score + left < threshold) continue;
     w.scores[slot] = score + term_score(&w, slot, w.freqs[j]);
@@ -135,11 +146,12 @@ napi_value complete_postings(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* The slot list and scores a selection walks (slotsReaching, slotsAbove, countAbove), checked once a call. */
+/* The slot list and scores a selection walks (slotsReaching, slotsAbove, countAbove): lengths checked once a call, slots as reached. */
 typedef struct {
   const int32_t *slots;
   size_t count;
   const double *scores;
+  size_t score_count;
 } slot_list;
 
 /* (slots: Int32Array, count, scores: Float64Array) */
@@ -159,12 +171,7 @@ static bool read_slot_list(napi_env env, napi_value *argv, slot_list *list) {
     return false;
   }
   list->count = count;
-  for (size_t i = 0; i < count; i++) {
-    if (list->slots[i] < 0 || (size_t)list->slots[i] >= scores_length) {
-      napi_throw_range_error(env, NULL, "a slot is outside scores");
-      return false;
-    }
-  }
+  list->score_count = scores_length;
   return true;
 }
 
@@ -193,6 +200,7 @@ static napi_value select_slots(napi_env env, napi_callback_info info, bool reach
   uint32_t n = 0;
   for (size_t i = 0; i < list.count; i++) {
     const int32_t slot = list.slots[i];
+    if (outside(slot, list.score_count)) return throw_outside(env, "scores");
     const double score = list.scores[slot];
     if (reaching ? score + a >= b : score > a) out[n++] = slot;
   }
@@ -220,8 +228,11 @@ napi_value count_above(napi_env env, napi_callback_info info) {
     return NULL;
   }
   uint32_t n = 0;
-  for (size_t i = 0; i < list.count && n < enough; i++)
-    if (list.scores[list.slots[i]] > bound) n++;
+  for (size_t i = 0; i < list.count && n < enough; i++) {
+    const int32_t slot = list.slots[i];
+    if (outside(slot, list.score_count)) return throw_outside(env, "scores");
+    if (list.scores[slot] > bound) n++;
+  }
   napi_value result;
   CHECK(napi_create_uint32(env, n, &result));
   return result;

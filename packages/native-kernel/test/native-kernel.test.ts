@@ -178,6 +178,10 @@ describe("the word search's posting walks", () => {
       accumulatePostings(slots, freqs, 1, idf, normalization, slotNorm, scores, null, true, new Int32Array(slotCount), touched, high, state),
     ).toThrow(/must cover every slot/);
     expect(() => slotsReaching(Int32Array.of(99), 1, scores, 0, 0, new Int32Array(1))).toThrow(/slot is outside scores/);
+    expect(() => completePostings(Int32Array.of(1, slotCount), Uint16Array.of(1, 1), 2, idf, normalization, slotNorm, scores, 0, 0)).toThrow(
+      /slot is outside slotNorm or scores/,
+    );
+    expect(() => countAbove(Int32Array.of(-3), 1, scores, 0, 1)).toThrow(/slot is outside scores/);
     expect(() => slotsAbove(Int32Array.of(1, 2), 2, scores, 0, new Int32Array(1))).toThrow(/out must hold `count` slots/);
     expect(() => countAbove(Int32Array.of(1), 2, scores, 0, 1)).toThrow(/count is past the end/);
     expect(() => (completePostings as (...args: unknown[]) => void)(slots, freqs, 1)).toThrow(/completePostings takes \(slots, freqs, length/);
