@@ -28,3 +28,10 @@ it("asks every path once before its seconds of warm-up, even where those seconds
   expect(result.requests).toBeGreaterThan(0);
   expect(result.requests).toBeLessThanOrEqual(arrivals.length - paths.length);
 }, 20_000);
+
+it("warms up with fewer paths than connections: each connection asks once, the paths in turn", async () => {
+  arrivals.length = 0;
+  const result = await loadTest(url, ["/only"], 4, 0.3, 0.1);
+  expect(arrivals.slice(0, 4)).toEqual(["/only", "/only", "/only", "/only"]);
+  expect(result.requests).toBeGreaterThan(0);
+}, 20_000);

@@ -48,13 +48,13 @@ function runOnce(baseUrl: string, paths: string[], connections: number, length: 
 }
 
 /**
- * Warms up (not recorded) with one pass over every path, then for `warmup` seconds, and measures
+ * Warms up (not recorded) with one pass over every path (at least one request a connection), then for `warmup` seconds, and measures
  * for `seconds`. The pass gives a slow backend's caches each query once, as a fast one gets them
  * many times within the seconds (and as es-replay.ts warms up Elasticsearch's own floor).
  */
 export async function loadTest(baseUrl: string, paths: string[], connections: number, seconds: number, warmup: number): Promise<LoadTestResult> {
   if (warmup > 0) {
-    await runOnce(baseUrl, paths, connections, { requests: paths.length }, null);
+    await runOnce(baseUrl, paths, connections, { requests: Math.max(paths.length, connections) }, null);
     await runOnce(baseUrl, paths, connections, { seconds: warmup }, null);
   }
   const latencies: number[] = [];
