@@ -16,7 +16,16 @@ export interface LoadTestResult {
   non_2xx: number;
   errors: number;
   timeouts: number;
+  /**
+   * CPU milliseconds per answered request of the measured seconds, for each process the run was
+   * given a meter of (the orgsim server with its workers; Elasticsearch's node): what a request
+   * costs each, apart from the load generator beside them on the same cores.
+   */
+  cpu_ms_per_request?: Record<string, number>;
 }
+
+/** Named readers of CPU seconds used so far (see system.ts, processTreeCpuSeconds); null when the process is gone. */
+export type CpuMeters = Record<string, () => number | null>;
 
 /** How long a run lasts: `seconds`, or `requests` answers (autocannon's `amount`). */
 type RunLength = { seconds: number } | { requests: number };
@@ -52,13 +61,22 @@ function runOnce(baseUrl: string, paths: string[], connections: number, length: 
  * for `seconds`. The pass gives a slow backend's caches each query once, as a fast one gets them
  * many times within the seconds (and as es-replay.ts warms up Elasticsearch's own floor).
  */
-export async function loadTest(baseUrl: string, paths: string[], connections: number, seconds: number, warmup: number): Promise<LoadTestResult> {
+export async function loadTest(
+  baseUrl: string,
+  paths: string[],
+  connections: number,
+  seconds: number,
+  warmup: number,
+  meters: CpuMeters = {},
+): Promise<LoadTestResult> {
   if (warmup > 0) {
     await runOnce(baseUrl, paths, connections, { requests: Math.max(paths.length, connections) }, null);
     await runOnce(baseUrl, paths, connections, { seconds: warmup }, null);
   }
   const latencies: number[] = [];
+  const cpuBefore = readMeters(meters);
   const result = await runOnce(baseUrl, paths, connections, { seconds }, latencies);
+  const cpu = cpuPerRequest(cpuBefore, readMeters(meters), latencies.length);
   const s = summarize(latencies);
   const round = (x: number) => Math.round(x * 100) / 100;
   return {
@@ -70,5 +88,24 @@ export async function loadTest(baseUrl: string, paths: string[], connections: nu
     non_2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    ...(Object.keys(cpu).length ? { cpu_ms_per_request: cpu } : {}),
   };
+}
+
+function readMeters(meters: CpuMeters): Map<string, number | null> {
+  return new Map(Object.entries(meters).map(([name, read]) => [name, read()]));
+}
+
+/**
+ * Each meter's CPU between two readings over the requests answered. A meter whose process went away
+ * is left out, and so is one that fell (a worker that exited took its CPU time with it).
+ */
+function cpuPerRequest(before: Map<string, number | null>, after: Map<string, number | null>, requests: number): Record<string, number> {
+  const perRequest: Record<string, number> = {};
+  for (const [name, start] of before) {
+    const end = after.get(name);
+    if (start === null || end === null || end === undefined || end < start || requests === 0) continue;
+    perRequest[name] = Math.round(((end - start) * 1000 * 1000) / requests) / 1000;
+  }
+  return perRequest;
 }

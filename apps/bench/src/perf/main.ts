@@ -37,7 +37,7 @@ import { RecordingProxy, recordRequests, type ReplayResult, replayedFloor } from
 import { deleteIndices, type EsJvm, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode, withoutRequestCache } from "./es-node";
 import { rawGraphSearch, rawKnnSearch } from "./floor";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
-import { loadTest } from "./load-test";
+import { type CpuMeters, loadTest } from "./load-test";
 import {
   CUSTOMER_QUERIES,
   DESCRIPTION_QUERIES,
@@ -55,7 +55,7 @@ import { measureRecall } from "./recall";
 import { writeReport } from "./report";
 import { BACKENDS, type BackendName, type BackendTarget, type RunningServer, runImport, startServer } from "./server";
 import { mean, parseScale, scaleLabel } from "./stats";
-import { currentLoad, diskUsage, machine, type ProcessMemory, readIntoPageCache } from "./system";
+import { currentLoad, diskUsage, machine, type ProcessMemory, processTreeCpuSeconds, readIntoPageCache } from "./system";
 import type { PerfResults, ScaleResult } from "./types";
 
 const argv = process.argv.slice(2).filter((a) => a !== "--");
@@ -553,7 +553,7 @@ async function loadRuns(byBackend: ScaleServers, queries: ScaleQueries, backends
         for (const ranking of rankings) {
           const paths = queries.of(mode).map((q) => searchPath(mode, q, filter, ranking));
           for (const connections of concurrencies) {
-            const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, connections, durationS, warmupS);
+            const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, connections, durationS, warmupS, metersOf(byBackend, backend));
             load.push({ backend, mode, filter, ranking, ...r });
             log(
               `  ${backend.padEnd(13)} ${mode.padEnd(12)} ${filter.padEnd(11)} ${ranking.padEnd(6)} c=${String(connections).padEnd(3)} ` +
@@ -568,6 +568,15 @@ async function loadRuns(byBackend: ScaleServers, queries: ScaleQueries, backends
   return load;
 }
 
+/** What a backend's load runs meter: the CPU of its orgsim server (workers included) and, for Elasticsearch, of the node. */
+function metersOf(byBackend: ScaleServers, backend: BackendName): CpuMeters {
+  const { pid } = serverOf(byBackend, backend);
+  const meters: CpuMeters = { server: () => processTreeCpuSeconds(pid) };
+  const nodePid = es?.pid;
+  if (backend === "elasticsearch" && nodePid) meters.elasticsearch = () => processTreeCpuSeconds(nodePid);
+  return meters;
+}
+
 /** Names of 200 organizations of the scale (another sample than the search ids), for the type-ahead lookups. */
 function scaleNames(dataset: Dataset, scale: number): string[] {
   const random = seededRandom(seed + scale + 1);
@@ -580,7 +589,7 @@ async function explainRuns(byBackend: ScaleServers, queries: ScaleQueries, backe
   const paths = queries.ids.map((q) => `${searchPath("organization", q, "none", "hybrid")}&explain=true`);
   const low = Math.min(...concurrencies);
   for (const backend of backends.filter((b) => b !== "embedded-exact")) {
-    const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, low, durationS, warmupS);
+    const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, low, durationS, warmupS, metersOf(byBackend, backend));
     explain.push({ backend, ...r });
     log(`  ${backend.padEnd(13)} organization none hybrid explain=true c=${low} p50 ${r.latency_ms.p50.toFixed(1)} p99 ${r.latency_ms.p99.toFixed(1)} ms`);
   }
@@ -592,7 +601,7 @@ async function lookupRuns(byBackend: ScaleServers, paths: string[], backends: re
   const lookup: NonNullable<ScaleResult["lookup"]> = [];
   for (const backend of backends.filter((b) => b !== "embedded-exact")) {
     for (const connections of concurrencies) {
-      const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, connections, durationS, warmupS);
+      const r = await loadTest(serverOf(byBackend, backend).baseUrl, paths, connections, durationS, warmupS, metersOf(byBackend, backend));
       lookup.push({ backend, ...r });
       log(
         `  ${backend.padEnd(13)} lookup by name c=${String(connections).padEnd(3)} ` +

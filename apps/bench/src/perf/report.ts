@@ -24,6 +24,7 @@ const BACKEND_NAMES = { embedded: "embedded", "embedded-exact": "embedded, exact
 const n0 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? "–" : Math.round(x).toLocaleString("en"));
 const f1 = (x: number | null | undefined) =>
   x === null || x === undefined || !Number.isFinite(x) ? "–" : x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString("en");
+const f2 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(2));
 const f3 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3));
 const mib = (bytes: number | null | undefined) => (bytes === null || bytes === undefined ? "–" : `${n0(bytes / 2 ** 20)} MiB`);
 const pct = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
@@ -66,6 +67,7 @@ export function markdown(results: PerfResults): string {
     ...queriesSection(context),
     ...importSection(context),
     ...latencySection(context),
+    ...cpuSection(context),
     ...recallSection(context),
     ...forceMergeNote(context),
     ...memorySection(context),
@@ -362,6 +364,39 @@ function latencySection({ scales, low, high }: ReportContext): string[] {
 function latencyCells(a: LoadRow, b: LoadRow): string[] {
   const lat = (r: LoadRow) => (r ? `${latencies(r)}${r.non_2xx || r.errors || r.timeouts ? " ⚠" : ""}` : "–");
   return [lat(a), lat(b), `${a ? f1(a.requests_per_s) : "–"} / ${b ? f1(b.requests_per_s) : "–"}`];
+}
+
+/** CPU per request of each process a load run metered (runs before the meters have none), beside the latency table's rows. */
+function cpuSection({ scales, low, high }: ReportContext): string[] {
+  const metered = scales.filter(([, s]) => s.load.some((l) => l.cpu_ms_per_request));
+  if (metered.length === 0) return [];
+  const columns = BACKENDS.flatMap((backend) =>
+    (backend === "elasticsearch" ? ["server", "elasticsearch"] : ["server"]).map((meter) => ({
+      backend,
+      meter,
+      title: backend === "elasticsearch" ? `Elasticsearch: ${meter === "server" ? "orgsim server" : "node"}` : BACKEND_NAMES[backend],
+    })),
+  );
+  const out = [
+    `**CPU per request**: milliseconds of CPU (user and system, every thread) per answered request over a load run's measured seconds, c=${low} / c=${high}, read from /proc before and after it: ` +
+      "for the orgsim server's processes (its workers included) and, beside Elasticsearch's, for the node's JVM. The load generator shares the cores but is not counted, so these are what a request costs each process.",
+    "",
+  ];
+  for (const [label, s] of metered) {
+    const shown = columns.filter((c) => s.load.some((l) => l.backend === c.backend && l.cpu_ms_per_request?.[c.meter] !== undefined));
+    out.push(`| ${label}: mode | filter | ranking | ${shown.map((c) => c.title).join(" | ")} |`, `|---|---|---|${shown.map(() => "---:|").join("")}`);
+    for (const mode of MODES) {
+      for (const filter of FILTER_LEVELS) {
+        for (const ranking of RANKINGS.filter((r) => s.load.some((l) => rankingOf(l) === r && l.cpu_ms_per_request))) {
+          const cell = (backend: BackendName, meter: string) =>
+            [low, high].map((c) => f2(loadRow(s, backend, mode, filter, ranking, c)?.cpu_ms_per_request?.[meter])).join(" / ");
+          out.push(`| ${MODE_NAMES[mode]} | ${filter} | ${ranking} | ${shown.map((c) => cell(c.backend, c.meter)).join(" | ")} |`);
+        }
+      }
+    }
+    out.push("");
+  }
+  return out;
 }
 
 type RecallColumn = { title: string; recall: ScaleResult["recall"] | undefined };

@@ -62,14 +62,8 @@ export function machine(repo: string, shared: boolean): Machine {
 }
 
 function niceness(): number {
-  try {
-    // /proc/self/stat field 19 is the nice value.
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[16]);
-  } catch {
-    return 0;
-  }
+  // Field 19 of stat, the nice value, is at 16 after the command's ")".
+  return Number(statFields(process.pid)?.[16] ?? 0);
 }
 
 export interface ProcessMemory {
@@ -96,27 +90,57 @@ export function processMemory(pid: number): ProcessMemory | null {
 
 /** The memory of a process and all its descendants (a server's cluster workers), summed (shared pages count once per process), or null. */
 export function processTreeMemory(pid: number): ProcessMemory | null {
-  const own = processMemory(pid);
-  if (!own) return null;
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // the process exited meanwhile
-    }
-  }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  if (!processMemory(pid)) return null;
   const sum = { rss_mib: 0, peak_rss_mib: 0, anon_mib: 0, file_mib: 0 };
-  for (const memory of tree.map(processMemory)) {
+  for (const memory of processTree(pid).map(processMemory)) {
     if (!memory) continue;
     for (const key of Object.keys(sum) as (keyof ProcessMemory)[]) sum[key] += memory[key];
   }
   return sum;
+}
+
+/**
+ * CPU seconds (user and system, every thread) a process and its living descendants have used so
+ * far, from /proc/<pid>/stat; null when the process is gone. The difference of two readings is the
+ * CPU a server spent between them, apart from the load generator that shares the machine.
+ */
+export function processTreeCpuSeconds(pid: number): number | null {
+  const ticks = processTree(pid)
+    .map((p) => statFields(p))
+    .filter((f): f is string[] => f !== null);
+  if (ticks.length === 0) return null;
+  // Fields 14 and 15 of stat (utime, stime) are at 11 and 12 after the command's ")".
+  return ticks.reduce((sum, f) => sum + Number(f[11]) + Number(f[12]), 0) / clockTicksPerSecond();
+}
+
+/** A process and every descendant, the process first. */
+function processTree(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(Number(entry));
+    if (fields) parents.set(Number(entry), Number(fields[1]));
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  return tree;
+}
+
+/** The fields of /proc/<pid>/stat after "pid (comm) " (comm may hold spaces and parentheses), or null once the process has exited. */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
+}
+
+let clockTicks: number | null = null;
+/** The unit of /proc's CPU times (sysconf CLK_TCK, 100 on every Linux this runs on, asked once). */
+function clockTicksPerSecond(): number {
+  clockTicks ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  return clockTicks;
 }
 
 /** Bytes used on disk under a path (allocated blocks, as `du` counts). */
