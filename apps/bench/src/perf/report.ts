@@ -379,7 +379,7 @@ function cpuSection({ scales, low, high }: ReportContext): string[] {
   );
   const out = [
     `**CPU per request**: milliseconds of CPU (user and system, every thread) per answered request over a load run's measured seconds, c=${low} / c=${high}, read from /proc before and after it: ` +
-      "for the orgsim server's processes (its workers included) and, beside Elasticsearch's, for the node's JVM. The load generator shares the cores but is not counted, so these are what a request costs each process.",
+      "for the orgsim server's processes (its workers included) and, in Elasticsearch's runs, for the node's JVM too. The load generator shares the cores but is not counted, so these are what a request costs each process.",
     "",
   ];
   for (const [label, s] of metered) {
