@@ -18,6 +18,7 @@ import type {
   ScoredId,
   ScoredOrganization,
   TermStatistics,
+  TextTermStatistics,
   TextQuery,
   VectorKind,
   VectorModel,
@@ -112,6 +113,9 @@ export class ElasticsearchOrganizationStore implements OrganizationStore {
 
   termStatistics(terms: readonly string[], kind: VectorKind): Promise<TermStatistics> {
     return this.terms.termStatistics(terms, kind);
+  }
+  organizationTermStatistics(id: number, kind: VectorKind): Promise<TextTermStatistics | null> {
+    return this.terms.organizationTermStatistics(id, kind);
   }
 
   similarities(vector: Float32Array, kind: VectorKind, ids: number[], ranked?: ReadonlyMap<number, number>): Promise<Map<number, number>> {

@@ -3,12 +3,14 @@
  * index made before word search is upgraded in place without losing anything. (The ranking itself
  * is checked against a brute-force BM25 by the shared OrganizationStore contract.)
  */
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import { lexicalTerms, type OrganizationFilter, type OrganizationRecord, type VectorKind } from "@orgsim/core";
 import { expectedText, location, randomRecords, rng, unitVector } from "@orgsim/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type ElasticsearchBackend, indexNames } from "../src/index";
 import { organizationMappings, VECTOR_FIELD } from "../src/organization-document";
-import { prefixes, rawClient } from "./helpers";
+import { prefixes, rawClient, url } from "./helpers";
 
 const DIM = 16;
 const MODEL = { modelId: "test-model", dimension: DIM };
@@ -221,4 +223,55 @@ describe("elasticsearch: word ranking", () => {
       expect(new Map(hits.map((h) => [h.organization.id, h.score]))).toEqual(got);
     }
   });
+
+  it("an organization's term statistics take one request beside its fetch where one shard's are exact, and count live texts where not", async () => {
+    const proxy = await recordingProxy(url());
+    try {
+      for (const shards of [1, 2]) {
+        backend = await indices.open({ url: proxy.url, shards });
+        const store = backend.organizations;
+        await store.upsert(randomRecords(30, DIM, 41), MODEL);
+        const want = async () => {
+          const frequency = (await store.organizationTermStatistics(3, "profile"))?.frequency ?? new Map<string, number>();
+          return { frequency, statistics: await store.termStatistics([...frequency.keys()], "profile") };
+        };
+        proxy.paths.length = 0;
+        const fresh = await store.organizationTermStatistics(3, "profile");
+        const asked = [...proxy.paths];
+        expect(fresh).toEqual(await want());
+        // One shard and no deletion: the term vectors' statistics are exact, so nothing is counted after them.
+        expect(
+          asked.some((p) => p.includes("/_search")),
+          asked.join(" "),
+        ).toBe(shards > 1);
+        expect(asked.some((p) => p.includes("/_termvectors/3"))).toBe(true);
+        await store.delete(5);
+        proxy.paths.length = 0;
+        const afterDelete = await store.organizationTermStatistics(3, "profile");
+        expect(proxy.paths.some((p) => p.includes("/_search"))).toBe(true);
+        expect(afterDelete).toEqual(await want());
+        expect(afterDelete?.statistics.documents).toBe(29);
+        await backend.close();
+        backend = undefined;
+      }
+    } finally {
+      proxy.close();
+    }
+  });
 });
+
+/** A proxy to Elasticsearch at `target` that keeps the path of every request. */
+async function recordingProxy(target: string) {
+  const paths: string[] = [];
+  const server = createServer((request, response) => {
+    paths.push(request.url ?? "");
+    const forwarded = httpRequest(`${target.replace(/\/$/, "")}${request.url}`, { method: request.method, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    forwarded.on("error", (error) => response.writeHead(502).end(error.message));
+    request.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths, close: () => server.close() };
+}

@@ -15,6 +15,8 @@ import {
   type Organization,
   type OrganizationFilter,
   type TermStatistics,
+  type TextTermStatistics,
+  termFrequency,
   type VectorKind,
 } from "@orgsim/core";
 import { candidateRows, DEFAULT_EXACT_BELOW, firstGraphSearch, type PlanInput } from "./candidate-plan";
@@ -302,8 +304,15 @@ export class MemoryIndex {
     this.textsPending.delete(id);
     const row = this.rowById.get(id);
     if (row === undefined) return;
-    this.lexical.profile.set(row, texts.profile ? lexicalTerms(texts.profile) : null);
-    this.lexical.customer.set(row, texts.customer && this.vectors.customer.has(row) ? lexicalTerms(texts.customer) : null);
+    for (const kind of ["profile", "customer"] as const) {
+      const text = this.indexedText(row, texts, kind);
+      this.lexical[kind].set(row, text ? lexicalTerms(text) : null);
+    }
+  }
+
+  /** The `kind` text of the organization at `row` that its words are indexed from: a customer text only beside a customer vector. */
+  private indexedText(row: number, texts: LexicalTexts, kind: VectorKind): string | null {
+    return kind === "profile" || this.vectors.customer.has(row) ? texts[kind] : null;
   }
 
   /** Records whether the data states the customers of an organization already put. */
@@ -477,6 +486,14 @@ export class MemoryIndex {
         ? this.lexical[kind].search(terms, size + excluded.size, bitmap, this.ids, filtered?.rows ?? null).filter((hit) => !excluded.has(hit.row))
         : this.lexical[kind].search(terms, size, withCleared(bitmap, this.n, excluded), this.ids);
     return hits.slice(0, size).map((hit) => ({ id: this.ids[hit.row] as number, score: hit.score }));
+  }
+
+  /** The terms of organization `id`'s `kind` text (`texts`, as setTexts indexes them) with their termStatistics; null without any. */
+  organizationTermStatistics(id: number, texts: LexicalTexts, kind: VectorKind): TextTermStatistics | null {
+    const row = this.rowById.get(id);
+    const text = row === undefined ? null : this.indexedText(row, texts, kind);
+    const frequency = termFrequency(text ? lexicalTerms(text) : []);
+    return frequency.size ? { frequency, statistics: this.termStatistics([...frequency.keys()], kind) } : null;
   }
 
   /** How many `kind` texts hold each term, and how many there are. */

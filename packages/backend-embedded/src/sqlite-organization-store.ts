@@ -26,6 +26,7 @@ import {
   type ScoredId,
   type ScoredOrganization,
   type TermStatistics,
+  type TextTermStatistics,
   type TextQuery,
   type VectorKind,
   type VectorModel,
@@ -302,6 +303,15 @@ export class SqliteOrganizationStore implements OrganizationStore {
     return guarded(async () => {
       this.catchUp();
       return this.index?.termStatistics(terms, kind) ?? { documents: 0, docFrequency: new Map() };
+    });
+  }
+
+  async organizationTermStatistics(id: number, kind: VectorKind): Promise<TextTermStatistics | null> {
+    return guarded(async () => {
+      this.catchUp();
+      const index = this.index;
+      const texts = index ? this.textsOf([id]).get(id) : undefined;
+      return index && texts ? index.organizationTermStatistics(id, texts, kind) : null;
     });
   }
 

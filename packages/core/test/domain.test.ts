@@ -13,6 +13,7 @@ import {
   lexicalTerms,
   LEXICAL_STOP_WORDS,
   standardTokens,
+  termFrequency,
   customerSentences,
   customerTextOf,
   splitSentences,
@@ -250,8 +251,8 @@ describe("distinctiveTerms", () => {
   it("keeps the terms that weigh most in BM25 (frequency times idf), each once, and drops terms no text holds", () => {
     const terms = ["software", "payroll", "platform", "dental", "clinics", "zeppelin", "software", "software"];
     // software: 3 × idf 1.20; clinics: 1 × idf 3.49.
-    expect(distinctiveTerms(terms, stats, 3)).toEqual(["dental", "payroll", "software"]);
-    expect(distinctiveTerms(terms, stats, 10)).toEqual(["dental", "payroll", "software", "clinics", "platform"]);
+    expect(distinctiveTerms(termFrequency(terms), stats, 3)).toEqual(["dental", "payroll", "software"]);
+    expect(distinctiveTerms(termFrequency(terms), stats, 10)).toEqual(["dental", "payroll", "software", "clinics", "platform"]);
   });
 
   it("ties go by term", () => {
@@ -262,7 +263,7 @@ describe("distinctiveTerms", () => {
         ["a", 1],
       ]),
     };
-    expect(distinctiveTerms(["b", "a"], tied, 1)).toEqual(["a"]);
+    expect(distinctiveTerms(termFrequency(["b", "a"]), tied, 1)).toEqual(["a"]);
   });
 });
 

@@ -60,6 +60,9 @@ export function inMemoryService() {
     termStatistics: async () => {
       throw new Error("not used by the importer tests");
     },
+    organizationTermStatistics: async () => {
+      throw new Error("not used by the importer tests");
+    },
     similarities: async () => {
       throw new Error("not used by the importer tests");
     },

@@ -27,13 +27,18 @@ const STOP = new Set(LEXICAL_STOP_WORDS);
  */
 export const MORE_LIKE_THIS_TERMS = 25;
 
-/**
- * The `max` terms of `terms` that weigh most in BM25 for this store: frequency in the text times
- * idf, ties by term; terms no stored text holds are dropped (they match nothing). Each at most once.
- */
-export function distinctiveTerms(terms: readonly string[], stats: TermStatistics, max = MORE_LIKE_THIS_TERMS): string[] {
+/** How many times each term occurs in `terms`. */
+export function termFrequency(terms: readonly string[]): Map<string, number> {
   const frequency = new Map<string, number>();
   for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  return frequency;
+}
+
+/**
+ * The `max` terms of a text (each term with its count there) that weigh most in BM25 for this
+ * store: count times idf, ties by term; terms no stored text holds are dropped (they match nothing).
+ */
+export function distinctiveTerms(frequency: ReadonlyMap<string, number>, stats: TermStatistics, max = MORE_LIKE_THIS_TERMS): string[] {
   const n = stats.documents;
   const weighed = [...frequency].flatMap(([term, tf]) => {
     const df = stats.docFrequency.get(term) ?? 0;

@@ -66,6 +66,12 @@ export interface TermStatistics {
   docFrequency: ReadonlyMap<string, number>;
 }
 
+/** The terms of one stored text, each with how many times it occurs there, and the store's TermStatistics of them. */
+export interface TextTermStatistics {
+  frequency: ReadonlyMap<string, number>;
+  statistics: TermStatistics;
+}
+
 export interface ScoredId {
   id: number;
   /** Cosine similarity, as ScoredOrganization.score. */
@@ -142,6 +148,12 @@ export interface OrganizationStore {
   searchText(query: TextQuery): Promise<number[]>;
   /** How many `kind` texts hold each of `terms` (live documents), and how many `kind` texts there are: for choosing a text's distinctive terms. */
   termStatistics(terms: readonly string[], kind: VectorKind): Promise<TermStatistics>;
+  /**
+   * The terms of organization `id`'s `kind` text, as searchText matches it, with their
+   * termStatistics; null when there is no such organization or its text has no term. One step, so
+   * a store may answer without its caller reading the text first.
+   */
+  organizationTermStatistics(id: number, kind: VectorKind): Promise<TextTermStatistics | null>;
   /**
    * Cosine similarity of `vector` and the `kind` vector of each of `ids` that has one (as search()
    * scores it). `ranked`: the scores rank() gave some of them for this vector and kind; a store

@@ -1,7 +1,7 @@
 /** The searches (similar to an organization, to seeds, to a description, to a customer base) over an OrganizationStore, with filters, paging, model checks and explanations; the hybrid ranking is ./hybrid-ranking.ts. */
 import { explanationOf } from "../domain/explanation";
 import { countriesInRegion, isRegionSlug } from "../domain/geo";
-import { distinctiveTerms, lexicalTerms, lexicalTextsOf } from "../domain/lexical";
+import { distinctiveTerms, lexicalTerms, termFrequency } from "../domain/lexical";
 import { OrgsimError } from "../errors";
 import type { Embedder } from "../ports/embedder";
 import type { OrganizationFilter, OrganizationStore, VectorKind } from "../ports/organization-store";
@@ -89,13 +89,14 @@ export class SearchService {
 
   async similarToOrganization(input: SimilarToOrganizationInput, caller?: SearchCaller): Promise<SearchResponse> {
     const started = performance.now();
+    // Its words: the most distinctive terms of the text its profile vector embeds (MoreLikeThis), for
+    // hybrid ranking only; asked beside the organization, not after it, to spare a step.
+    const text = input.ranking === "vector" ? "" : awaitedLater(this.organizationWords(input.organization_id));
     const [vector, organization] = await Promise.all([this.store.getVector(input.organization_id, "profile"), this.store.get(input.organization_id)]);
     if (!vector || !organization) throw OrgsimError.notFound("organization", input.organization_id);
     const { organization_id, ...filters } = input;
     // The organization itself is never among its own results.
     const withSelfExcluded = { ...filters, exclude_ids: [...(filters.exclude_ids ?? []), organization_id] };
-    // Its words: the most distinctive terms of the text its profile vector embeds (MoreLikeThis), for hybrid ranking only.
-    const text = input.ranking === "vector" ? "" : this.distinctiveText(lexicalTextsOf(organization).profile ?? organization.name);
     return this.run({
       started,
       mode: "organization",
@@ -175,10 +176,16 @@ export class SearchService {
   }
 
   private async distinctiveText(text: string): Promise<string> {
-    const terms = lexicalTerms(text);
-    if (terms.length === 0) return "";
-    const stats = await this.store.termStatistics([...new Set(terms)], "profile");
-    return distinctiveTerms(terms, stats).join(" ");
+    const frequency = termFrequency(lexicalTerms(text));
+    if (frequency.size === 0) return "";
+    const stats = await this.store.termStatistics([...frequency.keys()], "profile");
+    return distinctiveTerms(frequency, stats).join(" ");
+  }
+
+  /** distinctiveText of an organization's profile text, as the store holds it. */
+  private async organizationWords(id: number): Promise<string> {
+    const text = await this.store.organizationTermStatistics(id, "profile");
+    return text ? distinctiveTerms(text.frequency, text.statistics).join(" ") : "";
   }
 
   private async embedQuery(text: string): Promise<Float32Array> {

@@ -3,6 +3,7 @@ import {
   FOUNDED_YEAR,
   lexicalTerms,
   lexicalTextsOf,
+  termFrequency,
   MAX_AMOUNT_USD,
   MAX_COUNT,
   MAX_ORGANIZATION_ID,
@@ -389,6 +390,25 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         }
       });
 
+      it("an organization's term statistics are its text's terms, each with its count, and their termStatistics", async () => {
+        const withCustomer = records.find((r) => r.customerVector && lexicalTextsOf(r.organization).customer) as OrganizationRecord;
+        const withoutCustomer = records.find((r) => !r.customerVector) as OrganizationRecord;
+        for (const record of [withCustomer, withoutCustomer]) {
+          for (const kind of ["profile", "customer"] as VectorKind[]) {
+            const got = await opened.store.organizationTermStatistics(record.organization.id, kind);
+            const text = kind === "profile" || record.customerVector ? lexicalTextsOf(record.organization)[kind] : null;
+            if (!text) {
+              expect(got).toBeNull();
+              continue;
+            }
+            const frequency = termFrequency(lexicalTerms(text));
+            expect(got?.frequency).toEqual(frequency);
+            expect(got?.statistics).toEqual(await opened.store.termStatistics([...frequency.keys()], kind));
+          }
+        }
+        expect(await opened.store.organizationTermStatistics(9999, "profile")).toBeNull();
+      });
+
       it("finds nothing for words no organization has, or for stop words only", async () => {
         expect(await searchText("zeppelin")).toEqual([]);
         expect(await searchText("the of and a")).toEqual([]);
@@ -429,6 +449,12 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
         await store.delete(7);
         expect(await store.searchText({ text: "satellite", kind: "profile", filter: {}, size: 10 })).toEqual([]);
         expect(await store.similarities(seven.profileVector, "profile", [7])).toEqual(new Map());
+        // Counted over the live texts only: not the replaced one, nor the deleted one.
+        const three = await store.organizationTermStatistics(3, "profile");
+        expect(three?.statistics.documents).toBe(19);
+        expect(three?.statistics.docFrequency.get("plain")).toBe(19);
+        expect(three?.frequency).toEqual(termFrequency(lexicalTerms(lexicalTextsOf((records[2] as OrganizationRecord).organization).profile ?? "")));
+        expect(await store.organizationTermStatistics(7, "profile")).toBeNull();
       });
     });
 
