@@ -28,13 +28,15 @@ function esTool(repo: string, args: string[], env: Record<string, string>) {
   return { code: result.status ?? 1, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
 }
 
-export async function startEsNode(repo: string, options: { port: number; heap: string; log: (line: string) => void }): Promise<EsNode> {
+/** `keep`: start on the indices an earlier run left in the state directory (--reuse-data); else on an empty one. */
+export async function startEsNode(repo: string, options: { port: number; heap: string; keep: boolean; log: (line: string) => void }): Promise<EsNode> {
   const home = join(repo, ".orgsim", `elasticsearch-bench-${options.port}`);
   const env = { ES_PORT: String(options.port), ES_HOME: home, ES_HEAP: options.heap, ES_START_TIMEOUT: "300", ES_STOP_TIMEOUT: "120" };
   // A node left running by an interrupted bench (same state directory): stop it, then start clean.
   esTool(repo, ["stop"], env);
-  options.log(`elasticsearch: starting a clean node on port ${options.port} (heap ${options.heap}, state in ${home})`);
-  const started = esTool(repo, ["start", "--clean"], env);
+  const state = options.keep ? "the indices kept there" : "a clean state";
+  options.log(`elasticsearch: starting a node on port ${options.port} (heap ${options.heap}, state in ${home}) on ${state}`);
+  const started = esTool(repo, options.keep ? ["start"] : ["start", "--clean"], env);
   if (started.code !== 0) throw new Error(`elasticsearch did not start:\n${started.stderr}${started.stdout}`);
   const url = started.stdout.trim().split("\n").pop() as string;
   let pid: number | null = null;

@@ -19,9 +19,10 @@
  * --backends without elasticsearch writes, starts and measures no Elasticsearch at all: the scale's
  * Elasticsearch numbers are carried over from its earlier run, and the report says so (a 1m run of
  * the embedded backend alone takes minutes instead of an hour of Elasticsearch import and merges).
- * --keep leaves each scale's embedded data directory in .orgsim/bench-perf; --reuse-data measures
- * on such a directory (when it holds the same dataset) instead of writing it again, and carries the
- * write figures over from the run that wrote it (its files are read once first, into the page cache).
+ * --keep leaves each scale's embedded data directory in .orgsim/bench-perf, and its Elasticsearch
+ * index on the node's state; --reuse-data measures on such a directory and such an index (each when
+ * it holds the same dataset) instead of writing them again, and carries the write figures over from
+ * the run that wrote them (the directory's files are read once first, into the page cache).
  * Results merge into apps/bench/results/perf.json (scales not run keep their earlier numbers);
  * the "Speed and scale" section of docs/benchmarks.md and its plots are rewritten from it.
  */
@@ -173,7 +174,7 @@ process.on("SIGINT", () => {
 try {
   mkdirSync(workDir, { recursive: true });
   if (withElasticsearch || !args["skip-import"]) {
-    es = await startEsNode(repo, { port: Number(args["es-port"]), heap: args["es-heap"], log });
+    es = await startEsNode(repo, { port: Number(args["es-port"]), heap: args["es-heap"], keep: args["reuse-data"], log });
     results.machine.elasticsearch = es.version;
     results.machine.java = es.jvm;
   } else {
@@ -297,7 +298,9 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
   const restarted = await restartEmbedded(byBackend, dataDir, exactWorkers);
   const exactUrl = serverOf(byBackend, "embedded-exact").baseUrl;
 
-  const esWritten = node ? await writeElasticsearch(node, dataset, model, scale, prefix) : null;
+  const esWritten = node
+    ? (args["reuse-data"] && (await reusableIndex(node, dataset, scale, prefix, earlier))) || (await writeElasticsearch(node, dataset, model, scale, prefix))
+    : null;
   const elastic = node ? await startScaleServer({ backend: "elasticsearch", esUrl: node.url, indexPrefix: prefix }) : null;
   if (elastic) byBackend.elasticsearch = elastic;
   const esMemStart = elastic?.memory() ?? null;
@@ -464,6 +467,43 @@ function reusableData(dataDir: string, dataset: Dataset, scale: number, earlier:
   log(`  read its ${(bytes / 2 ** 20).toFixed(0)} MiB once, into the page cache, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const { reused_from, ...load } = earlier.embedded.import_vectors_given;
   return { load: { ...load, reused_from: reused_from ?? earlier.run }, disk: earlier.embedded.disk_bytes };
+}
+
+/**
+ * The kept index's write figures (from the run that wrote it) when it holds this very dataset: every
+ * organization, and a sample of them with the dataset's names and profile vectors; null otherwise.
+ */
+async function reusableIndex(node: EsNode, dataset: Dataset, scale: number, prefix: string, earlier: ScaleResult | undefined) {
+  const index = await indexStats(node, prefix).catch(() => null);
+  // First records of batches: a record is generated from its batch's start, as the load wrote it.
+  const batches = Math.ceil(scale / LOAD_BATCH);
+  const starts = new Set(Array.from({ length: 20 }, (_, k) => Math.floor((k * batches) / 20) * LOAD_BATCH));
+  const sample = [...starts].map((start) => dataset.batch(start, 1)[0] as OrganizationRecord);
+  const kept = index?.docs === scale && earlier?.elasticsearch && (await holdsRecords(node, prefix, sample));
+  if (!kept || !earlier) {
+    log(`--reuse-data: the index ${prefix}-organizations does not hold this dataset (or no earlier run of the scale has its write figures): writing it`);
+    return null;
+  }
+  const from = earlier.elasticsearch.import_vectors_given.reused_from ?? earlier.elasticsearch_run ?? earlier.run;
+  log(`--reuse-data: measuring on the kept index ${prefix}-organizations as written by the run of ${from.date} (${index.segments} segments)`);
+  await withoutRequestCache(node, prefix);
+  const load = { ...earlier.elasticsearch.import_vectors_given, reused_from: from };
+  return { load, settleSeconds: earlier.elasticsearch.merge_settle_s, index };
+}
+
+/** Whether the index holds `records` as they are: each one's name, and its profile vector to float32 precision. */
+async function holdsRecords(node: EsNode, prefix: string, records: OrganizationRecord[]): Promise<boolean> {
+  const response = await fetch(`${node.url}/${prefix}-organizations/_mget?_source_includes=doc.name,profile_vector`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ids: records.map((r) => String(r.organization.id)) }),
+  });
+  if (!response.ok) return false;
+  const { docs } = (await response.json()) as { docs: { found: boolean; _source?: { doc: { name: string }; profile_vector: number[] } }[] };
+  return records.every((r, i) => {
+    const kept = docs[i]?._source;
+    return kept?.doc.name === r.organization.name && kept.profile_vector.every((v, j) => Math.abs(v - (r.profileVector[j] as number)) < 1e-6);
+  });
 }
 
 /** The same into Elasticsearch, from empty, until its merges settle. */

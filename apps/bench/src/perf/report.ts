@@ -86,12 +86,15 @@ function elasticsearchJvmNote(s: ScaleResult): string {
 function carriedNote(s: ScaleResult): string {
   const from = s.elasticsearch_run;
   const written = s.embedded.import_vectors_given.reused_from;
+  const indexed = s.elasticsearch.import_vectors_given.reused_from;
   const runOf = (r: { date: string; git_commit?: string | null; command: string }) =>
     `${r.date.slice(0, 10)}, commit \`${(r.git_commit ?? "?").slice(0, 12)}\`, \`${r.command}\``;
   return (
     (from
       ? ` The Elasticsearch columns and figures of this scale are from an earlier run (${runOf(from)}): this run (\`${s.run.command}\`) left Elasticsearch out.`
-      : "") + (written ? ` The embedded data directory was written by an earlier run (${runOf(written)}); its write figures are that run's.` : "")
+      : "") +
+    (written ? ` The embedded data directory was written by an earlier run (${runOf(written)}); its write figures are that run's.` : "") +
+    (indexed && !from ? ` The Elasticsearch index was written by an earlier run (${runOf(indexed)}); its write figures and merge settling are that run's.` : "")
   );
 }
 

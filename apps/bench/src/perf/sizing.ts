@@ -133,7 +133,7 @@ const save = () => {
   writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
 };
 
-const node = await startEsNode(repo, { port: Number(args["es-port"]), heap: args["es-heap"], log });
+const node = await startEsNode(repo, { port: Number(args["es-port"]), heap: args["es-heap"], keep: false, log });
 results.run.machine.elasticsearch = node.version;
 results.run.machine.java = node.jvm;
 try {

@@ -81,7 +81,8 @@ export interface ScaleResult {
     raw_graph_search?: FloorResult;
   };
   elasticsearch: {
-    import_vectors_given: LoadResult;
+    /** reused_from: with --reuse-data, the run that wrote the kept index (these figures and merge_settle_s are that run's). */
+    import_vectors_given: LoadResult & { reused_from?: RunInfo };
     /** After the last bulk: refresh, then wait until no merge runs (before any search is measured). */
     merge_settle_s: number;
     /** The index's shard request cache was off while searches were measured (absent in earlier runs, where it was on). */
