@@ -142,9 +142,13 @@ describe("the hybrid ranking's vector ranking, beside its word ranking", () => {
     };
     const search = new SearchService(backend.organizations, embedder);
     const ranked = vi.spyOn(SqliteOrganizationStore.prototype, "rank");
+    const worded = vi.spyOn(SqliteOrganizationStore.prototype, "searchText");
     await search.similarToOrganization(SimilarToOrganizationInput.parse({ organization_id: "7" }));
     expect(ranked.mock.calls.map(([query]) => query.concurrent)).toEqual([true]);
+    // Both halves were known at once: the vectors went to the other thread before the words took this one.
+    expect(ranked.mock.invocationCallOrder[0]).toBeLessThan(worded.mock.invocationCallOrder[0] as number);
     ranked.mockClear();
+    worded.mockRestore();
     await search.similarToDescription(SimilarToDescriptionInput.parse({ description: "payments for small shops" }));
     expect(ranked.mock.calls.map(([query]) => query.concurrent)).toEqual([false]);
     ranked.mockRestore();

@@ -74,19 +74,22 @@ export class HybridRanking {
    */
   private async ids(query: RankingQuery, offset: number, size: number): Promise<{ known: KnownQuery; placed: PlacedId[]; ranked: Map<number, number> }> {
     const known = Promise.all([query.vector, query.text]).then(([vector, text]): KnownQuery => ({ ...query, vector, text }));
+    // Whether the word ranking still runs when the vector ranking starts (a description's words are
+    // ranked while it is embedded): the store may then rank the vectors on another thread meanwhile.
+    let wordsPending = true;
+    // Started first, so that where both halves are known already the vectors go to that thread
+    // before the words take this one.
+    const vectorSide = query.vector.then((vector) => this.vectorRanking({ ...query, vector, concurrent: wordsPending }));
     // Customer-base search matches the query's words against whole profiles: the extracted customer sentences are too few words.
     const wordIds = query.text.then((text) =>
       this.store.searchText({ text, kind: query.kind === "customer" ? "profile" : query.kind, filter: query.filter, size: FUSION_DEPTH }),
     );
-    // Whether the word ranking still runs when the vector ranking starts (a description's words are
-    // ranked while it is embedded): the store may then rank the vectors on another thread meanwhile.
-    let wordsPending = true;
     const wordsDone = () => {
       wordsPending = false;
     };
     wordIds.then(wordsDone, wordsDone);
     const [{ ids: vectorIds, scores: ranked }, wordCosines] = await Promise.all([
-      query.vector.then((vector) => this.vectorRanking({ ...query, vector, concurrent: wordsPending })),
+      vectorSide,
       // Checked while the vector ranking runs (the customer-base one takes several requests).
       Promise.all([known, wordIds]).then(([q, ids]) => this.wordCosines(q, ids)),
     ]);
