@@ -32,7 +32,7 @@ function esTool(repo: string, args: string[], env: Record<string, string>) {
 export async function startEsNode(repo: string, options: { port: number; heap: string; keep: boolean; log: (line: string) => void }): Promise<EsNode> {
   const home = join(repo, ".orgsim", `elasticsearch-bench-${options.port}`);
   const env = { ES_PORT: String(options.port), ES_HOME: home, ES_HEAP: options.heap, ES_START_TIMEOUT: "300", ES_STOP_TIMEOUT: "120" };
-  // A node left running by an interrupted bench (same state directory): stop it, then start clean.
+  // A node left running by an interrupted bench (same state directory): stop it, then start it again.
   esTool(repo, ["stop"], env);
   const state = options.keep ? "the indices kept there" : "a clean state";
   options.log(`elasticsearch: starting a node on port ${options.port} (heap ${options.heap}, state in ${home}) on ${state}`);
