@@ -183,11 +183,27 @@ export function derivedFieldsOf(
 }
 
 /**
- * The store's filter as one bool query (every clause a non-scoring filter), for `knn.filter`.
+ * The store's filter as one bool query (every clause a non-scoring filter), for `knn.filter`: the
+ * shared filter, and the excluded ids beside it.
+ */
+export function filterQuery(f: OrganizationFilter, kind: VectorKind): estypes.QueryDslQueryContainer {
+  const excluded = exclusionClauses(f);
+  return excluded.length ? { bool: { filter: [sharedFilterQuery(f, kind)], must_not: excluded } } : sharedFilterQuery(f, kind);
+}
+
+/** The excluded ids (a search's seeds, mostly) as `must_not` clauses: none when there are none. */
+export function exclusionClauses(f: OrganizationFilter): estypes.QueryDslQueryContainer[] {
+  return f.excludeIds?.length ? [{ ids: { values: f.excludeIds.map(String) } }] : [];
+}
+
+/**
+ * The store's filter without its excluded ids. Kept apart from them, it is the same query for every
+ * search with the same filter, so Elasticsearch's query cache can keep its matches; with a search's
+ * own ids inside, it would be a new query each time.
  * It always holds an `exists` on the searched vector field, so the filter is never empty: Lucene
  * then compares exhaustively whenever a segment has no more matches than `num_candidates`.
  */
-export function filterQuery(f: OrganizationFilter, kind: VectorKind): estypes.QueryDslQueryContainer {
+export function sharedFilterQuery(f: OrganizationFilter, kind: VectorKind): estypes.QueryDslQueryContainer {
   const filter: estypes.QueryDslQueryContainer[] = [{ exists: { field: VECTOR_FIELD[kind] } }];
   if (f.location) {
     const { countries, subdivisions, hqOnly } = f.location;
@@ -230,7 +246,5 @@ export function filterQuery(f: OrganizationFilter, kind: VectorKind): estypes.Qu
       },
     });
   }
-  const bool: estypes.QueryDslBoolQuery = { filter };
-  if (f.excludeIds?.length) bool.must_not = [{ ids: { values: f.excludeIds.map(String) } }];
-  return { bool };
+  return { bool: { filter } };
 }

@@ -19,7 +19,7 @@ import {
 import { type IndexName, isQuantized, oversampleOf, type ResolvedConfig, type VectorIndexType } from "./config";
 import { guarded } from "./errors";
 import { ID_ONLY, idOfHit } from "./id-hits";
-import { filterQuery, type OrganizationDocument, TEXT_FIELD, VECTOR_FIELD } from "./organization-document";
+import { exclusionClauses, filterQuery, type OrganizationDocument, sharedFilterQuery, TEXT_FIELD, VECTOR_FIELD } from "./organization-document";
 import type { OrganizationIndex } from "./organization-index";
 import { MAX_CANDIDATES, pagePlan, type SearchPlan, widerPlan } from "./search-plan";
 import { cosine, squaredNorm } from "./vector-math";
@@ -60,11 +60,7 @@ export class OrganizationSearch {
         // BM25 of the whole index, as the core defines it: each shard alone would score with its own
         // term and length statistics. One shard holds them all, and the extra round still costs.
         search_type: this.shardsOf(info.index) > 1 ? "dfs_query_then_fetch" : "query_then_fetch",
-        query: { bool: { must: [{ match: { [TEXT_FIELD[query.kind]]: { query: terms.join(" ") } } }], filter: [filterQuery(query.filter, query.kind)] } },
-        sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
-        size: query.size,
-        ...ID_ONLY,
-        track_total_hits: false,
+        ...wordSearchBody(query, terms),
       });
       this.shards.set(info.index, response._shards.total);
       return response.hits.hits.map(idOfHit);
@@ -195,6 +191,27 @@ export function knnSearchBody(query: VectorQuery, plan: SearchPlan, documents: f
     // Without documents, ids only (id-hits.ts). A vector in _source costs more than the search
     // (measured at 100k: +5 ms p50 for 20 hits).
     ...(documents ? { _source: { includes: documents.vectors ? ["doc", field] : ["doc"] } } : ID_ONLY),
+    track_total_hits: false,
+  } satisfies estypes.SearchRequest;
+}
+
+/**
+ * The body of a word search (BM25 of `terms`, each once) under the query's filter. The excluded ids
+ * stay out of the filter clause, which is then the same for every search with that filter (see
+ * sharedFilterQuery).
+ */
+export function wordSearchBody(query: TextQuery, terms: string[]) {
+  return {
+    query: {
+      bool: {
+        must: [{ match: { [TEXT_FIELD[query.kind]]: { query: terms.join(" ") } } }],
+        filter: [sharedFilterQuery(query.filter, query.kind)],
+        must_not: exclusionClauses(query.filter),
+      },
+    },
+    sort: [{ _score: { order: "desc" } }, { id: { order: "asc" } }],
+    size: query.size,
+    ...ID_ONLY,
     track_total_hits: false,
   } satisfies estypes.SearchRequest;
 }
