@@ -19,6 +19,8 @@
  * --backends without elasticsearch writes, starts and measures no Elasticsearch at all: the scale's
  * Elasticsearch numbers are carried over from its earlier run, and the report says so (a 1m run of
  * the embedded backend alone takes minutes instead of an hour of Elasticsearch import and merges).
+ * Likewise the load rows of an embedded backend left out are carried over (the embedded servers still
+ * start: they are the recall reference).
  * --keep leaves each scale's embedded data directory in .orgsim/bench-perf, and its Elasticsearch
  * index on the node's state; --reuse-data measures on such a directory and such an index (each when
  * it holds the same dataset) instead of writing them again, and carries the write figures over from
@@ -34,6 +36,7 @@ import { findRepoRoot } from "@orgsim/embeddings";
 import { loadConfig } from "@orgsim/runtime";
 import { seededRandom } from "@orgsim/sample-data";
 import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, type SyntheticOptions, saveReal } from "./data";
+import { carriedOver } from "./carry";
 import { RecordingProxy, recordRequests, type ReplayResult, replayedFloor } from "./es-replay";
 import { deleteIndices, type EsJvm, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode, withoutRequestCache } from "./es-node";
 import { rawGraphSearch, rawKnnSearch } from "./floor";
@@ -316,8 +319,8 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
       ? await elasticsearchPart(node, prefix, dataDir, queries, esWritten, { server: elastic, memoryAfterStart: esMemStart, jvmStart, exactUrl })
       : null;
 
-  // Elasticsearch left out: its numbers, and the run they come from, carried over from the scale's earlier run.
-  const carried = <T extends { backend: BackendName }>(rows: T[] | undefined): T[] => (esPart ? [] : (rows ?? []).filter((r) => r.backend === "elasticsearch"));
+  // A backend left out (--backends): its rows, and the run they come from, carried over from the scale's earlier run.
+  const carried = carriedOver(earlier, new Set([...loadBackends.filter((b) => b !== "elasticsearch"), ...(esPart ? (["elasticsearch"] as const) : [])]));
   const result: ScaleResult = {
     organizations: scale,
     real_organizations: Math.min(scale, dataset.real.length),
@@ -333,8 +336,8 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
       ...(node ? { elasticsearch_jvm: node.jvm } : {}),
     },
     ...(esPart ? {} : { elasticsearch_run: earlier?.elasticsearch_run ?? earlier?.run }),
-    // Rows carried over from an earlier run keep that run's warm-up.
-    load_warmup_pass: esPart ? true : earlier?.load_warmup_pass === true,
+    ...(carried.carriedLoads ? { carried_loads: carried.carriedLoads } : {}),
+    load_warmup_pass: carried.warmupPass,
     filter_matches: matches,
     embedded: {
       import_vectors_given: written.load,
@@ -350,9 +353,9 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
     elasticsearch: esPart ?? (earlier as ScaleResult).elasticsearch,
     recall: recall ?? (earlier as ScaleResult).recall,
     embedded_recall: embeddedRecall,
-    load: [...embeddedRuns.load, ...esRuns.load, ...carried(earlier?.load)],
-    lookup: [...embeddedRuns.lookup, ...esRuns.lookup, ...carried(earlier?.lookup)],
-    explain: [...embeddedRuns.explain, ...esRuns.explain, ...carried(earlier?.explain)],
+    load: [...embeddedRuns.load, ...esRuns.load, ...carried.load],
+    lookup: [...embeddedRuns.lookup, ...esRuns.lookup, ...carried.lookup],
+    explain: [...embeddedRuns.explain, ...esRuns.explain, ...carried.explain],
   };
   for (const server of servers.splice(0)) await server.stop();
   if (!args.keep) {

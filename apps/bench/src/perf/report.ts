@@ -82,7 +82,7 @@ function elasticsearchJvmNote(s: ScaleResult): string {
   return ` Elasticsearch ran on ${jvm}.`;
 }
 
-/** Says where a scale's Elasticsearch numbers come from when its run left Elasticsearch out. */
+/** Says where a scale's numbers come from when its run left a backend out, or reused what an earlier run wrote. */
 function carriedNote(s: ScaleResult): string {
   const from = s.elasticsearch_run;
   const written = s.embedded.import_vectors_given.reused_from;
@@ -92,6 +92,9 @@ function carriedNote(s: ScaleResult): string {
   return (
     (from
       ? ` The Elasticsearch columns and figures of this scale are from an earlier run (${runOf(from)}): this run (\`${s.run.command}\`) left Elasticsearch out.`
+      : "") +
+    (s.carried_loads
+      ? ` The load rows of ${s.carried_loads.backends.join(" and ")} in this scale's table are from an earlier run (${runOf(s.carried_loads.run)}): this run left ${s.carried_loads.backends.length > 1 ? "them" : "it"} out.`
       : "") +
     (written ? ` The embedded data directory was written by an earlier run (${runOf(written)}); its write figures are that run's.` : "") +
     (indexed && !from ? ` The Elasticsearch index was written by an earlier run (${runOf(indexed)}); its write figures and merge settling are that run's.` : "")

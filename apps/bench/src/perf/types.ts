@@ -56,6 +56,8 @@ export interface ScaleResult {
   run: RunInfo & { seconds: number };
   /** When this run left Elasticsearch out (--backends): the earlier run its Elasticsearch numbers (and rows) were carried over from. */
   elasticsearch_run?: RunInfo & { seconds: number };
+  /** When this run left some of the embedded servers' loads out (--backends): those backends, and the earlier run their rows were carried over from. */
+  carried_loads?: { backends: BackendName[]; run: RunInfo & { seconds: number } };
   /** Each load run warmed up with one pass over its queries before its seconds of warm-up (absent or false: some of its load runs, carried over from earlier runs, the seconds only). */
   load_warmup_pass?: boolean;
   filter_matches: Record<FilterLevel, { organizations: number; share: number }>;
