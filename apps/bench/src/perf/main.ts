@@ -200,7 +200,7 @@ try {
       await realSubset(equities, Number(args["real-equities"]), join(workDir, "real")),
     ];
     const importResults: NonNullable<PerfResults["import_with_embedding"]> = {
-      run: { date: new Date().toISOString(), load_at_start: currentLoad(), shared: args.shared, command },
+      run: { date: new Date().toISOString(), load_at_start: currentLoad(), shared: args.shared, command, cpu: results.machine.cpu },
       note: "orgsim import <subset> --mapping examples/mappings/<corpus>.json (the product CLI: map, validate, embed profile and customer texts with bge-small-en-v1.5-q one text per model run, write in batches of 64). importer_s is the importer's own time; wall_s adds process start, model load and shutdown.",
       backends: {},
     };
@@ -332,6 +332,7 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
       shared: args.shared,
       command,
       git_commit: results.machine.git_commit,
+      cpu: results.machine.cpu,
       server_workers: loadConfig({ ORGSIM_WORKERS: process.env.ORGSIM_WORKERS }).workers,
       ...(node ? { elasticsearch_jvm: node.jvm } : {}),
     },

@@ -23,6 +23,8 @@ export interface RunInfo {
   server_workers?: number;
   /** The Java the run's Elasticsearch node ran on; absent in runs before it was recorded (all on Java 17, without the Vector API). */
   elasticsearch_jvm?: string;
+  /** The CPU the run measured on (results.machine is only the latest run's); absent in runs before it was recorded. */
+  cpu?: string;
 }
 
 export interface ImportWithEmbedding {
