@@ -6,7 +6,15 @@ import { describe, expect, it } from "vitest";
 import { carriedNote, cpuNote } from "../src/perf/report";
 import type { RunInfo, ScaleResult } from "../src/perf/types";
 
-const run = (date: string, cpu?: string): RunInfo => ({ date, command: `run of ${date}`, git_commit: "abc", load_at_start: [1], shared: false, ...(cpu ? { cpu } : {}) });
+const run = (date: string, cpu?: string): RunInfo & { seconds: number } => ({
+  date,
+  seconds: 1,
+  command: `run of ${date}`,
+  git_commit: "abc",
+  load_at_start: [1],
+  shared: false,
+  ...(cpu ? { cpu } : {}),
+});
 const scale = (over: Partial<ScaleResult>) =>
   ({
     run: run("2026-11-28", "AMD EPYC"),
