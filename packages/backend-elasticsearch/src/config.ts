@@ -51,8 +51,10 @@ export interface ElasticsearchBackendOptions {
   /**
    * `num_candidates` (per shard) of a search is max(numCandidates, 4 x k) where k is the hits the
    * page needs plus 10, capped at 10,000 (4 x: recall 0.9995 of the top 100 and of the top 500 at
-   * 100k, measured; 10 x took 50 % longer for the hybrid ranking's 100 vector hits). Default 500: recall@10 ~0.997-1.0 with int8_hnsw on a
-   * single 10,000-vector segment (see README.md). Lower is faster and less exact.
+   * 100k, measured; 10 x took 50 % longer for the hybrid ranking's 100 vector hits). A profile query
+   * off the data (a description, several seeds) has twice numCandidates as its floor (search-plan.ts).
+   * Default 500: recall@10 ~0.997-1.0 with int8_hnsw on a single 10,000-vector segment (see
+   * README.md). Lower is faster and less exact.
    */
   numCandidates?: number;
   /**

@@ -1,7 +1,8 @@
 /**
  * What a page of a vector search asks of Elasticsearch: `num_candidates` is 4 per hit kept (the
- * page, its offset and 10 more), at least the configured floor, at most 10,000. Recall at 100k was
- * measured with that factor (config.ts), so any change to it must show here.
+ * page, its offset and 10 more), at least the configured floor (twice it for a profile query off
+ * the data), at most 10,000. Recall at 100k and 1M was measured with these (config.ts,
+ * search-plan.ts), so any change to them must show here.
  */
 import type { VectorQuery } from "@orgsim/core";
 import { describe, expect, it } from "vitest";
@@ -10,7 +11,15 @@ import { knnSearchBody } from "../src/organization-search";
 import { MAX_CANDIDATES, pagePlan, widerPlan } from "../src/search-plan";
 
 const config = resolveConfig({ url: "http://127.0.0.1:9200" });
-const page = (offset: number, size: number): VectorQuery => ({ vector: new Float32Array([1, 0]), kind: "profile", filter: {}, offset, size });
+/** A page of a search by a stored organization's vector (similar to an organization). */
+const page = (offset: number, size: number): VectorQuery => ({
+  vector: new Float32Array([1, 0]),
+  kind: "profile",
+  filter: {},
+  offset,
+  size,
+  storedVector: true,
+});
 /** The `knn.num_candidates` the adapter sends for the first request of a page. */
 const sentCandidates = (query: VectorQuery, options = config) => knnSearchBody(query, pagePlan(options, query, "int8_hnsw"), false).knn.num_candidates;
 
@@ -73,5 +82,14 @@ describe("elasticsearch: what a page's hits carry", () => {
     expect(knnSearchBody(page(0, 10), plan, { vectors: false })).toMatchObject({ _source: { includes: ["doc"] } });
     expect(knnSearchBody(page(0, 10), plan, { vectors: true })).toMatchObject({ _source: { includes: ["doc", "profile_vector"] } });
     expect(knnSearchBody(page(0, 10), plan, { vectors: true })).not.toHaveProperty("stored_fields");
+  });
+
+  it("is twice the floor for a profile query off the data, and the floor for a customer-vector one", () => {
+    const { storedVector: _, ...described } = page(0, 10);
+    expect(sentCandidates(described)).toBe(1000);
+    expect(sentCandidates({ ...described, size: 100 })).toBe(1000); // the hybrid ranking's vector side: 110 kept
+    expect(sentCandidates({ ...described, size: 300 })).toBe(1240); // 310 kept: 4 each
+    expect(sentCandidates({ ...described, kind: "customer" })).toBe(500);
+    expect(sentCandidates(described, resolveConfig({ url: "http://127.0.0.1:9200", numCandidates: 6000 }))).toBe(MAX_CANDIDATES);
   });
 });

@@ -42,6 +42,12 @@ export interface VectorQuery {
   offset: number;
   size: number;
   /**
+   * The vector is a stored organization's own (similar to an organization), not a text's embedding:
+   * it sits on the data, where an approximate search finds its neighbours with fewer candidates
+   * (Elasticsearch: search-plan.ts; the embedded store tells it from its graph: candidate-plan.ts).
+   */
+  storedVector?: boolean;
+  /**
    * The caller has other work to do while this ranking runs (the hybrid ranking's word search): a
    * store may rank on another thread meanwhile. Alone, that would only add the hand-over.
    */

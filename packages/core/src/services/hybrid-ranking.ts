@@ -26,6 +26,8 @@ export interface RankingQuery {
   kind: VectorKind;
   filter: OrganizationFilter;
   minScore?: number;
+  /** See VectorQuery.storedVector. */
+  storedVector?: boolean;
 }
 
 /** A RankingQuery whose vector and words are known. */

@@ -19,6 +19,7 @@ import { organization, place, randomRecords, rng, unitVector } from "../syntheti
 import { describeCustomerBaseFiguresContract } from "./customer-base-figures";
 import { describeCustomerSearchContract } from "./customer-search";
 import { describeLookupContract } from "./organization-lookup";
+import { describeStoredVectorContract } from "./stored-vector";
 
 export const CONTRACT_DIM = 16;
 export const CONTRACT_MODEL = { modelId: "test-model", dimension: CONTRACT_DIM };
@@ -47,6 +48,7 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
   describe(`${name}: OrganizationStore contract`, () => {
     describeLookupContract(options, MODEL);
     describeCustomerSearchContract(options);
+    describeStoredVectorContract(options);
     describeCustomerBaseFiguresContract(options, MODEL);
     describe("writes, reads and the vector model", () => {
       let opened: OpenedOrganizationStore | undefined;

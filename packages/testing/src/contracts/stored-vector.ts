@@ -1,0 +1,73 @@
+/**
+ * Which rankings tell the store that their vector is a stored organization's own
+ * (VectorQuery.storedVector): a store may search those narrower, as they sit on the data, and must
+ * search a text's embedding or several blended seeds as it always does.
+ */
+import {
+  type Embedder,
+  type OrganizationStore,
+  SearchService,
+  SimilarToDescriptionInput,
+  SimilarToOrganizationInput,
+  SimilarToSeedsInput,
+  type VectorQuery,
+} from "@orgsim/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomRecords } from "../synthetic";
+import type { OpenedOrganizationStore, OrganizationStoreContractOptions } from "./organization-store";
+
+const DIM = 16;
+const MODEL = { modelId: "test-model", dimension: DIM };
+
+/** Every text embeds as the first axis: only which queries reach the store matters here. */
+const embedder: Embedder = {
+  ...MODEL,
+  embed: async (texts) => texts.map(() => Float32Array.from({ length: DIM }, (_, i) => (i === 0 ? 1 : 0))),
+  close: async () => {},
+};
+
+export function describeStoredVectorContract(options: OrganizationStoreContractOptions): void {
+  describe("the rankings of a stored organization's vector (SearchService over this store)", () => {
+    let opened: OpenedOrganizationStore;
+    let search: SearchService;
+    const asked: VectorQuery[] = [];
+
+    beforeAll(async () => {
+      opened = await options.open();
+      await opened.store.upsert(randomRecords(40, DIM, 7), MODEL);
+      // The real store, its vector rankings seen on their way in.
+      const store: OrganizationStore = opened.store;
+      const rank = store.rank.bind(store);
+      const searchVectors = store.search.bind(store);
+      store.rank = (query) => {
+        asked.push(query);
+        return rank(query);
+      };
+      store.search = (query) => {
+        asked.push(query);
+        return searchVectors(query);
+      };
+      search = new SearchService(store, embedder);
+    });
+    afterAll(() => opened.cleanup());
+
+    const storedFlags = async (run: () => Promise<{ data: unknown[] }>) => {
+      asked.length = 0;
+      expect((await run()).data.length).toBeGreaterThan(0);
+      expect(asked.length).toBeGreaterThan(0);
+      return [...new Set(asked.map((q) => q.storedVector === true))];
+    };
+
+    it("marks every ranking of similar-to-organization, in both rankings", async () => {
+      for (const ranking of ["hybrid", "vector"] as const) {
+        expect(await storedFlags(() => search.similarToOrganization(SimilarToOrganizationInput.parse({ organization_id: 1, ranking })))).toEqual([true]);
+      }
+    });
+
+    it("marks no ranking of a description, nor of seeds", async () => {
+      expect(await storedFlags(() => search.similarToDescription(SimilarToDescriptionInput.parse({ description: "tools for teams" })))).toEqual([false]);
+      const seeds = SimilarToSeedsInput.parse({ like: [{ organization_id: 1 }, { organization_id: 2 }], ranking: "vector" });
+      expect(await storedFlags(() => search.similarToSeeds(seeds))).toEqual([false]);
+    });
+  });
+}
