@@ -449,7 +449,7 @@ function recallSection({ scales }: ReportContext): string[] {
     "",
     ...(embeddedColumns.length ? recallRows(embeddedColumns) : ["No scale measured yet."]),
     "",
-    "**Elasticsearch** runs with the server's defaults (`int8_hnsw`, `num_candidates` 500 per segment, re-scoring with the float vectors, `oversample` 1 in runs from commit 687aae0 on and 3 before (Elasticsearch multiplies `num_candidates` by it too); graphs built with `m` 32 and `ef_construction` 200 since commit 3076e10, Lucene's 16 and 100 in runs before it: each scale's heading gives its run's commit). " +
+    "**Elasticsearch** runs with the server's defaults (`int8_hnsw`, `num_candidates` 500 per segment (1,000 for a description's profile ranking since commit 2e890fa), re-scoring with the float vectors, `oversample` 1 in runs from commit 687aae0 on and 3 before (Elasticsearch multiplies `num_candidates` by it too); graphs built with `m` 32 and `ef_construction` 200 since commit 3076e10, Lucene's 16 and 100 in runs before it: each scale's heading gives its run's commit). " +
       'Each scale is measured as loaded (the segments the import left, each searched with its own graph) and, where a column says "merged", again after `orgsim optimize`\'s force merge: ' +
       "into one segment up to 100k organizations (one graph per vector field: what a long-lived index tends towards, and the hardest case for recall), one segment a 100k above.",
     "",
