@@ -41,6 +41,15 @@ describe("elasticsearch: num_candidates of a page", () => {
     expect(sentCandidates(page(0, 10), resolveConfig({ url: "http://127.0.0.1:9200", exact: true }))).toBe(MAX_CANDIDATES);
   });
 
+  it("is twice the floor for a profile query off the data, and the floor for a customer-vector one", () => {
+    const { storedVector: _, ...described } = page(0, 10);
+    expect(sentCandidates(described)).toBe(1000);
+    expect(sentCandidates({ ...described, size: 100 })).toBe(1000); // the hybrid ranking's vector side: 110 kept
+    expect(sentCandidates({ ...described, size: 300 })).toBe(1240); // 310 kept: 4 each
+    expect(sentCandidates({ ...described, kind: "customer" })).toBe(500);
+    expect(sentCandidates(described, resolveConfig({ url: "http://127.0.0.1:9200", numCandidates: 6000 }))).toBe(MAX_CANDIDATES);
+  });
+
   it("keeps 4 times more hits, with 4 candidates each, when a tie runs to the last hit kept", () => {
     const query = page(0, 200);
     const wider = widerPlan(config, query, "int8_hnsw", pagePlan(config, query, "int8_hnsw"));
@@ -82,14 +91,5 @@ describe("elasticsearch: what a page's hits carry", () => {
     expect(knnSearchBody(page(0, 10), plan, { vectors: false })).toMatchObject({ _source: { includes: ["doc"] } });
     expect(knnSearchBody(page(0, 10), plan, { vectors: true })).toMatchObject({ _source: { includes: ["doc", "profile_vector"] } });
     expect(knnSearchBody(page(0, 10), plan, { vectors: true })).not.toHaveProperty("stored_fields");
-  });
-
-  it("is twice the floor for a profile query off the data, and the floor for a customer-vector one", () => {
-    const { storedVector: _, ...described } = page(0, 10);
-    expect(sentCandidates(described)).toBe(1000);
-    expect(sentCandidates({ ...described, size: 100 })).toBe(1000); // the hybrid ranking's vector side: 110 kept
-    expect(sentCandidates({ ...described, size: 300 })).toBe(1240); // 310 kept: 4 each
-    expect(sentCandidates({ ...described, kind: "customer" })).toBe(500);
-    expect(sentCandidates(described, resolveConfig({ url: "http://127.0.0.1:9200", numCandidates: 6000 }))).toBe(MAX_CANDIDATES);
   });
 });
