@@ -206,7 +206,7 @@ export class SearchService {
       vector,
       text,
       kind,
-      ...(mode === "organization" ? { storedVector: true } : {}),
+      storedVector: mode === "organization",
       filter: await this.withSavedExcluded(toStoreFilter(input), input.exclude_collection_ids, caller),
       // Cosines are reported rounded to 6 decimals; a floor equal to a reported one must keep that organization.
       ...(floor !== undefined ? { minScore: floor - 5e-7 } : {}),

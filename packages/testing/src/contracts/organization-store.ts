@@ -48,7 +48,7 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
   describe(`${name}: OrganizationStore contract`, () => {
     describeLookupContract(options, MODEL);
     describeCustomerSearchContract(options);
-    describeStoredVectorContract(options);
+    describeStoredVectorContract(options, MODEL);
     describeCustomerBaseFiguresContract(options, MODEL);
     describe("writes, reads and the vector model", () => {
       let opened: OpenedOrganizationStore | undefined;

@@ -10,23 +10,21 @@ import {
   SimilarToDescriptionInput,
   SimilarToOrganizationInput,
   SimilarToSeedsInput,
+  type VectorModel,
   type VectorQuery,
 } from "@orgsim/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomRecords } from "../synthetic";
 import type { OpenedOrganizationStore, OrganizationStoreContractOptions } from "./organization-store";
 
-const DIM = 16;
-const MODEL = { modelId: "test-model", dimension: DIM };
-
 /** Every text embeds as the first axis: only which queries reach the store matters here. */
-const embedder: Embedder = {
-  ...MODEL,
-  embed: async (texts) => texts.map(() => Float32Array.from({ length: DIM }, (_, i) => (i === 0 ? 1 : 0))),
+const firstAxisEmbedder = (model: VectorModel): Embedder => ({
+  ...model,
+  embed: async (texts) => texts.map(() => Float32Array.from({ length: model.dimension }, (_, i) => (i === 0 ? 1 : 0))),
   close: async () => {},
-};
+});
 
-export function describeStoredVectorContract(options: OrganizationStoreContractOptions): void {
+export function describeStoredVectorContract(options: OrganizationStoreContractOptions, model: VectorModel): void {
   describe("the rankings of a stored organization's vector (SearchService over this store)", () => {
     let opened: OpenedOrganizationStore;
     let search: SearchService;
@@ -34,7 +32,7 @@ export function describeStoredVectorContract(options: OrganizationStoreContractO
 
     beforeAll(async () => {
       opened = await options.open();
-      await opened.store.upsert(randomRecords(40, DIM, 7), MODEL);
+      await opened.store.upsert(randomRecords(40, model.dimension, 7), model);
       // The real store, its vector rankings seen on their way in.
       const store: OrganizationStore = opened.store;
       const rank = store.rank.bind(store);
@@ -47,7 +45,7 @@ export function describeStoredVectorContract(options: OrganizationStoreContractO
         asked.push(query);
         return searchVectors(query);
       };
-      search = new SearchService(store, embedder);
+      search = new SearchService(store, firstAxisEmbedder(model));
     });
     afterAll(() => opened.cleanup());
 
