@@ -14,9 +14,20 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 
-/** A process that idles while a child of its own spins for `ms`, then both exit. */
-function parentOfSpinner(ms: number): ChildProcess {
-  const spin = `const end = Date.now() + ${ms}; while (Date.now() < end);`;
+/**
+ * A process that idles while a child of its own burns `seconds` of its own CPU: the child says
+ * "spinning" as it starts and "spun" once done, then idles until its stdin ends. The CPU is counted,
+ * not the wall time, so a busy machine (a late start, a descheduled child) cannot shrink it.
+ */
+function parentOfSpinner(seconds: number): ChildProcess {
+  const spin = [
+    "const used = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };",
+    "const start = used();",
+    'console.log("spinning");',
+    `while (used() - start < ${seconds});`,
+    'console.log("spun");',
+    'process.stdin.on("end", () => process.exit(0)).resume();',
+  ].join(" ");
   const parent = spawn(process.execPath, [
     "-e",
     `require("node:child_process").spawn(process.execPath, ["-e", ${JSON.stringify(spin)}], { stdio: "inherit" }).on("exit", () => process.exit(0))`,
@@ -25,17 +36,29 @@ function parentOfSpinner(ms: number): ChildProcess {
   return parent;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves once `child` has written a line `line` (through its stdout, which its own child shares). */
+function lineFrom(child: ChildProcess, line: string): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.split("\n").includes(line)) resolve();
+    });
+  });
+}
 
 it("counts the CPU of a process's descendants, not only its own", async () => {
-  const parent = parentOfSpinner(1_500);
-  await sleep(300);
+  const parent = parentOfSpinner(0.7);
+  const spinning = lineFrom(parent, "spinning");
+  const spun = lineFrom(parent, "spun");
+  await spinning;
   const before = processTreeCpuSeconds(parent.pid as number);
-  await sleep(700);
+  await spun;
   const after = processTreeCpuSeconds(parent.pid as number);
+  parent.stdin?.end();
   expect(before).not.toBeNull();
-  // The spinning grandchild used about 0.7 s of CPU meanwhile; its idle parent next to nothing.
-  expect((after as number) - (before as number)).toBeGreaterThan(0.3);
+  // The grandchild used 0.7 s of CPU in between (by its own count); its idle parent next to nothing.
+  expect((after as number) - (before as number)).toBeGreaterThan(0.5);
 }, 20_000);
 
 it("reads null for a process that is gone", async () => {
