@@ -150,15 +150,22 @@ export class VectorGraph {
   /**
    * About the `count` nearest nodes to `query`, nearest first, each followed by its twins (so
    * possibly more than `count` hits); each shard searched at least `breadth` wide. `prefetched`
-   * (from prefetch) answers the shards' first searches it made.
+   * (from prefetch) answers the shards' first searches it made. `beyond`, when given, receives the
+   * nodes the shards' searches found past the nearest `count` (several shards are each asked for
+   * twice their share), nearest first with their twins: candidates a filtered search gets for free.
    */
-  search(query: Float32Array, count: number, breadth = 0, prefetched?: GraphPrefetch): GraphHit[] {
+  search(query: Float32Array, count: number, breadth = 0, prefetched?: GraphPrefetch, beyond?: GraphHit[]): GraphHit[] {
     if (count <= 0) return [];
     const first = this.firstSearches(count, breadth);
     const byShard = first.map(({ shard, count, breadth }) => hitsOf(shard, query, count, breadth, prefetched?.get(shard)));
     const nearest = first.length === 1 ? (byShard[0] as GraphHit[]) : this.reaskShards(first, byShard, query, count, breadth);
-    const hits: GraphHit[] = [];
-    for (const hit of nearest.slice(0, count)) {
+    if (beyond) this.withTwins(nearest.slice(count), beyond);
+    return this.withTwins(nearest.slice(0, count), []);
+  }
+
+  /** Appends `nodes` to `hits`, each followed by its twins; returns `hits`. */
+  private withTwins(nodes: readonly GraphHit[], hits: GraphHit[]): GraphHit[] {
+    for (const hit of nodes) {
       hits.push(hit);
       for (const twin of this.twins.get(hit.id) ?? []) hits.push({ id: twin, distance: hit.distance });
     }

@@ -75,4 +75,26 @@ describe("the candidate plan asks the graph again when the filter passes too few
   });
 });
 
+describe("the candidate plan keeps every hit a filtered search of several shards found", () => {
+  it("takes the passing rows past the nearest `count` instead of asking the graph again", () => {
+    // Four shards: each is asked for twice its share, so the search finds about twice `count`.
+    const { graphs, vectors } = graphsOf(N / 4);
+    const query = vectors[3] as Float32Array;
+    // Half of all rows pass, but only every sixth of the query's 300 nearest.
+    const byDistance = [...vectors.keys()].sort((a, b) => closeness(query, vectors[b]) - closeness(query, vectors[a]));
+    const passes = byDistance.filter((_, i) => (i < 300 ? i % 6 === 0 : i % 2 === 0));
+    const filtered = new FilteredRows(Int32Array.from(passes.sort((a, b) => a - b)), N);
+    const k = 30;
+    const count = Math.ceil(((k + 40) * N) / filtered.length);
+    const graph = graphs.graph("profile");
+    const passingAmongNearest = graph.search(query, count).filter((hit) => filtered.bitmap[hit.id]).length;
+    expect(passingAmongNearest).toBeLessThan(k);
+    const search = vi.spyOn(graph, "search");
+    const rows = candidateRows({ ...plan(graphs, query, filtered), k, exactBelow: 0 });
+    expect(search.mock.calls.map((call) => call[1])).toEqual([count]);
+    expect(rows?.length).toBeGreaterThanOrEqual(k);
+    expect(Array.from(rows ?? []).every((row) => filtered.bitmap[row])).toBe(true);
+  });
+});
+
 const closeness = (a: Float32Array, b: Float32Array | undefined) => a.reduce((sum, x, i) => sum + x * (b?.[i] ?? 0), 0);
