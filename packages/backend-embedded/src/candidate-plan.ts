@@ -5,9 +5,9 @@
  * passing row is scored, exactly; otherwise the graph proposes candidates, oversampled by the
  * inverse of the filter's selectivity, and those passing the filter are kept. If fewer than the
  * page needs pass, the further nodes that search found come next, then the graph is asked for more
- * (as many as the rate that passed predicts), and
- * past MAX_GRAPH_CANDIDATES (or the graph's size, or what the graph can reach) the passing rows are
- * scanned instead: a filtered query fills its page whenever enough organizations match.
+ * (as many as the rate that passed predicts), and past MAX_GRAPH_CANDIDATES (or the graph's size,
+ * or what the graph can reach) the passing rows are scanned instead: a filtered query fills its
+ * page whenever enough organizations match.
  * Organizations written since the graph last caught up are always scanned exactly.
  */
 import type { VectorKind } from "@orgsim/core";
