@@ -65,6 +65,11 @@ export interface PlanInput {
   rowOf(id: number): number | undefined;
   /** The graph's first search, made beforehand (firstGraphSearch, VectorGraph.prefetch). */
   prefetched?: GraphPrefetch;
+  /**
+   * Whether the query is a stored vector (VectorQuery.storedVector). A text's embedding (false) is
+   * searched wide at once; when unknown, the graph's nearest node tells (ON_DATA_DISTANCE).
+   */
+  storedVector?: boolean;
 }
 
 /** The rows to score exactly; null means every row (less excluded ones, which the scorer skips). */
@@ -87,17 +92,16 @@ export function firstGraphSearch(input: PlanInput): { count: number; breadth: nu
   const { graphs, filtered, rowCount } = input;
   const passing = filtered ? filtered.length : rowCount;
   if (!graphs || passing <= input.exactBelow) return null;
-  const count = firstCount(input, passing);
-  return worthAsking(input, graphs.graph(input.kind), passing, count, 0) ? { count, breadth: 0 } : null;
+  const first = firstAsk(input, passing);
+  return worthAsking(input, graphs.graph(input.kind), passing, first.count, first.breadth) ? first : null;
 }
 
 /** The graph's candidate rows that pass the filter, at least k of them when the graph has them; null when a scan is cheaper. */
 function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8Array | null, passing: number): Set<number> | null {
   const { k, excludedIds, rowOf } = input;
   const graph = graphs.graph(input.kind);
-  let count = firstCount(input, passing);
-  // Each shard is searched at least this wide: 0 until the query turns out to be off the data.
-  let breadth = 0;
+  // Each shard is searched at least `breadth` wide: 0 until the query turns out to be off the data.
+  let { count, breadth } = firstAsk(input, passing);
   while (worthAsking(input, graph, passing, count, breadth)) {
     const beyond: GraphHit[] = [];
     const hits = graph.search(input.query, count, breadth, input.prefetched, allowed ? beyond : undefined);
@@ -130,8 +134,17 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
   return null;
 }
 
-/** The candidates first asked for: the page and EXTRA_GRAPH_CANDIDATES, oversampled by the inverse of the filter's selectivity, and the excluded ids. */
-const firstCount = (input: PlanInput, passing: number) => Math.ceil(((input.k + EXTRA_GRAPH_CANDIDATES) * input.rowCount) / passing) + input.excludedIds.size;
+/**
+ * The first search's count and breadth. Its count: the page and EXTRA_GRAPH_CANDIDATES,
+ * oversampled by the inverse of the filter's selectivity, and the excluded ids; for a query known
+ * to be off the data, at least OFF_DATA_CANDIDATES, OFF_DATA_BREADTH wide (at 1M, a description
+ * first searched the ten shards narrowly only to find itself off the data and search them again).
+ */
+function firstAsk(input: PlanInput, passing: number): { count: number; breadth: number } {
+  const count = Math.ceil(((input.k + EXTRA_GRAPH_CANDIDATES) * input.rowCount) / passing) + input.excludedIds.size;
+  if (input.storedVector !== false) return { count, breadth: 0 };
+  return { count: Math.max(count, OFF_DATA_CANDIDATES), breadth: OFF_DATA_BREADTH[input.kind] };
+}
 
 /**
  * Whether asking the graph for `count`, `breadth` wide, beats scanning the `passing` rows. Asking

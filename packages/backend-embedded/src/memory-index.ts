@@ -100,6 +100,8 @@ export interface RankOptions {
   excludedIds: ReadonlySet<number>;
   /** The ranking's first graph search, made beforehand (prefetchGraphSearch). */
   prefetched?: GraphPrefetch;
+  /** See VectorQuery.storedVector; unknown when absent. */
+  storedVector?: boolean;
 }
 
 export interface Hit {
@@ -470,6 +472,7 @@ export class MemoryIndex {
       excludedIds: options.excludedIds,
       rowOf: (id) => this.rowById.get(id),
       prefetched: options.prefetched,
+      storedVector: options.storedVector,
     };
   }
 

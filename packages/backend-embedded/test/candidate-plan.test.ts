@@ -97,4 +97,23 @@ describe("the candidate plan keeps every hit a filtered search of several shards
   });
 });
 
+describe("the candidate plan searches a query it knows to be off the data wide at once", () => {
+  it("asks the graph once, wide, for a text's embedding, where an unknown query first looks where it lies", () => {
+    const { graphs } = graphsOf(N);
+    const query = unitVector(DIM, rng(99));
+    const graph = graphs.graph("profile");
+    const search = vi.spyOn(graph, "search");
+    const askedFor = (storedVector: boolean | undefined) => {
+      search.mockClear();
+      expect(candidateRows({ ...plan(graphs, query, null), exactBelow: 0, storedVector })?.length).toBeGreaterThanOrEqual(10);
+      return search.mock.calls.map((call) => [call[1], call[2]]);
+    };
+    expect(askedFor(false)).toEqual([[256, 256]]);
+    expect(askedFor(undefined)).toEqual([
+      [50, 0],
+      [256, 256],
+    ]);
+  });
+});
+
 const closeness = (a: Float32Array, b: Float32Array | undefined) => a.reduce((sum, x, i) => sum + x * (b?.[i] ?? 0), 0);

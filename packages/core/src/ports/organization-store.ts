@@ -44,7 +44,8 @@ export interface VectorQuery {
   /**
    * The vector is a stored organization's own (similar to an organization), not a text's embedding:
    * it sits on the data, where an approximate search finds its neighbours with fewer candidates
-   * (Elasticsearch: search-plan.ts; the embedded store tells it from its graph: candidate-plan.ts).
+   * (Elasticsearch: search-plan.ts; the embedded store: candidate-plan.ts, which searches a text's
+   * embedding wide at once, and tells an unknown query's place from its graph).
    */
   storedVector?: boolean;
   /**
