@@ -42,10 +42,11 @@ export interface VectorQuery {
   offset: number;
   size: number;
   /**
-   * The vector is a stored organization's own (similar to an organization), not a text's embedding:
-   * it sits on the data, where an approximate search finds its neighbours with fewer candidates
-   * (Elasticsearch: search-plan.ts; the embedded store: candidate-plan.ts, which searches a text's
-   * embedding wide at once, and tells an unknown query's place from its graph).
+   * The vector is a stored organization's own (similar to an organization, or one organization as
+   * the only seed), not a text's embedding nor several seeds blended: it sits on the data, where an
+   * approximate search finds its neighbours with fewer candidates (Elasticsearch: search-plan.ts;
+   * the embedded store: candidate-plan.ts, which searches a text's embedding wide at once, and tells
+   * an unknown query's place from its graph).
    */
   storedVector?: boolean;
   /**

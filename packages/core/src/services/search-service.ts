@@ -58,6 +58,8 @@ interface SearchRun {
   /** The query's words, for the word ranking of hybrid search; pending while its distinctive terms are chosen. */
   text: Promise<string>;
   kind: VectorKind;
+  /** See VectorQuery.storedVector. */
+  storedVector: boolean;
   input: SearchFilterInput;
   caller: SearchCaller | undefined;
   /** The organizations the query comes from, for explain's shared facets (none for a text query). */
@@ -104,6 +106,7 @@ export class SearchService {
       vector: Promise.resolve(vector),
       text: awaitedLater(text),
       kind: "profile",
+      storedVector: true,
       input: withSelfExcluded,
       caller,
       seeds: [organization],
@@ -126,6 +129,7 @@ export class SearchService {
       vector: Promise.resolve(seeds.vector),
       text: awaitedLater(text),
       kind: "profile",
+      storedVector: seeds.storedVector,
       input: withSeedsExcluded,
       caller,
       seeds: seeds.likeOrganizations,
@@ -144,6 +148,7 @@ export class SearchService {
       vector,
       text: Promise.resolve(description),
       kind: "profile",
+      storedVector: false,
       input: filters,
       caller,
       seeds: [],
@@ -161,6 +166,7 @@ export class SearchService {
       vector,
       text: Promise.resolve(organization_customer),
       kind: "customer",
+      storedVector: false,
       input: filters,
       caller,
       seeds: [],
@@ -195,7 +201,7 @@ export class SearchService {
     return vector;
   }
 
-  private async run({ started, mode, query, vector, text, kind, input, caller, seeds }: SearchRun): Promise<SearchResponse> {
+  private async run({ started, mode, query, vector, text, kind, storedVector, input, caller, seeds }: SearchRun): Promise<SearchResponse> {
     // explain changes what a result carries, not the ranking: a cursor serves both.
     const { limit, cursor, explain, ...filters } = input;
     const queryFingerprint = fingerprint([mode, query, filters]);
@@ -206,7 +212,7 @@ export class SearchService {
       vector,
       text,
       kind,
-      storedVector: mode === "organization",
+      storedVector,
       filter: await this.withSavedExcluded(toStoreFilter(input), input.exclude_collection_ids, caller),
       // Cosines are reported rounded to 6 decimals; a floor equal to a reported one must keep that organization.
       ...(floor !== undefined ? { minScore: floor - 5e-7 } : {}),

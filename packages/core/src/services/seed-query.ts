@@ -28,6 +28,8 @@ export interface SeedQuery {
   /** Every organization a seed names: never among the results. */
   seedIds: number[];
   missing: MissingSeed[];
+  /** The vector is one stored organization's own: a single `like` seed names it, and no `unlike` seed is left (VectorQuery.storedVector). */
+  storedVector: boolean;
 }
 
 type List = "like" | "unlike";
@@ -62,6 +64,7 @@ export async function seedQuery(
     likeOrganizations: liked.flatMap((s) => (s.organization ? [s.organization] : [])),
     seedIds: [...new Set([...liked, ...unliked].flatMap((s) => (s.organization ? [s.organization.id] : [])))],
     missing,
+    storedVector: liked.length === 1 && liked[0]?.organization !== null && unliked.length === 0,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Which rankings tell the store that their vector is a stored organization's own
- * (VectorQuery.storedVector): a store may search those narrower, as they sit on the data, and must
- * search a text's embedding or several blended seeds as it always does.
+ * (VectorQuery.storedVector): a store may search those narrower, as they sit on the data, and
+ * searches a text's embedding or several blended seeds wider.
  */
 import {
   type Embedder,
@@ -62,10 +62,21 @@ export function describeStoredVectorContract(options: OrganizationStoreContractO
       }
     });
 
-    it("marks no ranking of a description, nor of seeds", async () => {
+    it("marks the rankings of one organization as the only seed, whose vector is its own", async () => {
+      const seeds = SimilarToSeedsInput.parse({ like: [{ organization_id: 1 }, { organization_id: 999_999 }] });
+      expect(await storedFlags(() => search.similarToSeeds(seeds))).toEqual([true]);
+    });
+
+    it("marks no ranking of a description, of several seeds, or of a seed with a counter-example or a description", async () => {
       expect(await storedFlags(() => search.similarToDescription(SimilarToDescriptionInput.parse({ description: "tools for teams" })))).toEqual([false]);
-      const seeds = SimilarToSeedsInput.parse({ like: [{ organization_id: 1 }, { organization_id: 2 }], ranking: "vector" });
-      expect(await storedFlags(() => search.similarToSeeds(seeds))).toEqual([false]);
+      for (const [like, unlike] of [
+        [[{ organization_id: 1 }, { organization_id: 2 }], []],
+        [[{ organization_id: 1 }], [{ organization_id: 2 }]],
+        [[{ description: "tools for teams" }], []],
+      ]) {
+        const seeds = SimilarToSeedsInput.parse({ like, unlike, ranking: "vector" });
+        expect(await storedFlags(() => search.similarToSeeds(seeds))).toEqual([false]);
+      }
     });
   });
 }
