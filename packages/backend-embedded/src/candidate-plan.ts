@@ -106,11 +106,11 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
     const beyond: GraphHit[] = [];
     const hits = graph.search(input.query, count, breadth, input.prefetched, allowed ? beyond : undefined);
     if (breadth === 0 && (hits[0]?.distance ?? 0) > ON_DATA_DISTANCE) {
-      const [wider, more] = [OFF_DATA_BREADTH[input.kind], Math.max(count, OFF_DATA_CANDIDATES)];
-      const searchAgain = graph.searchBreadth(more, wider) > graph.searchBreadth(count);
-      breadth = wider;
+      const wider = offDataSearch(input.kind, count);
+      const searchAgain = graph.searchBreadth(wider.count, wider.breadth) > graph.searchBreadth(count);
+      breadth = wider.breadth;
       if (searchAgain) {
-        count = more;
+        count = wider.count;
         continue;
       }
     }
@@ -142,9 +142,11 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
  */
 function firstAsk(input: PlanInput, passing: number): { count: number; breadth: number } {
   const count = Math.ceil(((input.k + EXTRA_GRAPH_CANDIDATES) * input.rowCount) / passing) + input.excludedIds.size;
-  if (input.storedVector !== false) return { count, breadth: 0 };
-  return { count: Math.max(count, OFF_DATA_CANDIDATES), breadth: OFF_DATA_BREADTH[input.kind] };
+  return input.storedVector === false ? offDataSearch(input.kind, count) : { count, breadth: 0 };
 }
+
+/** A search for `count` candidates of a query off the data: at least OFF_DATA_CANDIDATES, each shard OFF_DATA_BREADTH wide. */
+const offDataSearch = (kind: VectorKind, count: number) => ({ count: Math.max(count, OFF_DATA_CANDIDATES), breadth: OFF_DATA_BREADTH[kind] });
 
 /**
  * Whether asking the graph for `count`, `breadth` wide, beats scanning the `passing` rows. Asking
