@@ -67,6 +67,9 @@ describe("givenVector", () => {
     const huge = givenVector([1e200, 1e200, 0], MODEL) as Float32Array;
     expect([...huge].map((x) => x.toFixed(6))).toEqual(["0.707107", "0.707107", "0.000000"]);
     expect(asArray(givenVector([0, 1e-200, 0], MODEL) as Float32Array)).toEqual([0, 1, 0]);
+    // Squares that do not vanish but lose most of their digits (subnormal) are not summed as they are.
+    const tiny = givenVector([1e-160, 1e-160, 0], MODEL) as Float32Array;
+    expect([...tiny].map((x) => x.toFixed(6))).toEqual(["0.707107", "0.707107", "0.000000"]);
   });
 
   it("names the dimension found and the one the store's model has", () => {

@@ -54,23 +54,35 @@ export interface GivenVectors {
 export function givenVector(vector: readonly number[], model: VectorModel): Float32Array | string {
   if (vector.length !== model.dimension)
     return `has ${vector.length} dimensions; expected ${model.dimension}, the dimension of the store's model ${model.modelId}`;
-  // Indexed loops, not iterators: an import checks a million vectors of hundreds of numbers.
-  let largest = 0;
+  // Indexed loops, not iterators, and one pass where it can: an import checks a million vectors of hundreds of numbers.
+  let sumOfSquares = 0;
   for (let i = 0; i < vector.length; i++) {
     const x = vector[i];
     if (typeof x !== "number" || !Number.isFinite(x)) return `item ${i} is ${typeof x === "number" ? String(x) : JSON.stringify(x)}, not a finite number`;
-    const magnitude = Math.abs(x);
-    if (magnitude > largest) largest = magnitude;
+    sumOfSquares += x * x;
   }
-  if (largest === 0) return "is all zeros: a zero vector has no direction to compare";
-  // scaled by the largest item first, so squaring neither overflows (1e200) nor underflows (1e-200)
+  const scale = SQUARES_IN_RANGE(sumOfSquares) ? 1 / Math.sqrt(sumOfSquares) : scaleByLargest(vector);
+  if (scale === null) return "is all zeros: a zero vector has no direction to compare";
+  const unit = new Float32Array(vector.length);
+  for (let i = 0; i < vector.length; i++) unit[i] = (vector[i] as number) * scale;
+  return unit;
+}
+
+/**
+ * Whether squaring lost nothing that matters: no overflow (1e200), and a sum far above the squares
+ * that underflow (1e-200), which then weigh under 2^-200 of it.
+ */
+const SQUARES_IN_RANGE = (sumOfSquares: number) => sumOfSquares < Number.POSITIVE_INFINITY && sumOfSquares >= 2 ** -600;
+
+/** 1 / length of a finite vector, scaled by its largest item first so squaring neither overflows nor underflows; null for a zero vector. */
+function scaleByLargest(vector: readonly number[]): number | null {
+  let largest = 0;
+  for (let i = 0; i < vector.length; i++) largest = Math.max(largest, Math.abs(vector[i] as number));
+  if (largest === 0) return null;
   let sumOfSquares = 0;
   for (let i = 0; i < vector.length; i++) {
     const scaled = (vector[i] as number) / largest;
     sumOfSquares += scaled * scaled;
   }
-  const scale = 1 / (largest * Math.sqrt(sumOfSquares));
-  const unit = new Float32Array(vector.length);
-  for (let i = 0; i < vector.length; i++) unit[i] = (vector[i] as number) * scale;
-  return unit;
+  return 1 / (largest * Math.sqrt(sumOfSquares));
 }
