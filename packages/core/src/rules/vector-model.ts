@@ -61,7 +61,7 @@ export function givenVector(vector: readonly number[], model: VectorModel): Floa
     if (typeof x !== "number" || !Number.isFinite(x)) return `item ${i} is ${typeof x === "number" ? String(x) : JSON.stringify(x)}, not a finite number`;
     sumOfSquares += x * x;
   }
-  const scale = SQUARES_IN_RANGE(sumOfSquares) ? 1 / Math.sqrt(sumOfSquares) : scaleByLargest(vector);
+  const scale = squaresInRange(sumOfSquares) ? 1 / Math.sqrt(sumOfSquares) : scaleByLargest(vector);
   if (scale === null) return "is all zeros: a zero vector has no direction to compare";
   const unit = new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) unit[i] = (vector[i] as number) * scale;
@@ -69,10 +69,10 @@ export function givenVector(vector: readonly number[], model: VectorModel): Floa
 }
 
 /**
- * Whether squaring lost nothing that matters: no overflow (1e200), and a sum far above the squares
- * that underflow (1e-200), which then weigh under 2^-200 of it.
+ * Whether squaring lost nothing that matters: no overflow (1e200), and a sum of at least 2^-600,
+ * beside which any square that lost digits to underflow (below 2^-1022, e.g. of 1e-160) weighs less than 2^-400.
  */
-const SQUARES_IN_RANGE = (sumOfSquares: number) => sumOfSquares < Number.POSITIVE_INFINITY && sumOfSquares >= 2 ** -600;
+const squaresInRange = (sumOfSquares: number) => sumOfSquares < Number.POSITIVE_INFINITY && sumOfSquares >= 2 ** -600;
 
 /** 1 / length of a finite vector, scaled by its largest item first so squaring neither overflows nor underflows; null for a zero vector. */
 function scaleByLargest(vector: readonly number[]): number | null {
