@@ -240,19 +240,29 @@ describe("distinctiveTerms", () => {
   const stats = {
     documents: 1000,
     docFrequency: new Map([
-      ["platform", 400],
+      ["platform", 190],
       ["payroll", 12],
       ["dental", 3],
-      ["software", 300],
+      ["software", 150],
       ["clinics", 30],
+      ["cloud", 400],
     ]),
   };
 
   it("keeps the terms that weigh most in BM25 (frequency times idf), each once, and drops terms no text holds", () => {
-    const terms = ["software", "payroll", "platform", "dental", "clinics", "zeppelin", "software", "software"];
-    // software: 3 × idf 1.20; clinics: 1 × idf 3.49.
+    const terms = ["software", "payroll", "platform", "dental", "clinics", "zeppelin", "software"];
+    // software: 2 × idf 1.90; clinics: 1 × idf 3.49.
     expect(distinctiveTerms(termFrequency(terms), stats, 3)).toEqual(["dental", "payroll", "software"]);
     expect(distinctiveTerms(termFrequency(terms), stats, 10)).toEqual(["dental", "payroll", "software", "clinics", "platform"]);
+  });
+
+  it("leaves out terms held by more than a fifth of the texts, unless the store is small", () => {
+    const terms = ["cloud", "cloud", "cloud", "platform"];
+    // cloud is in 40 % of the texts (platform in 19 %): left out however often the text says it.
+    expect(distinctiveTerms(termFrequency(terms), stats)).toEqual(["platform"]);
+    const small = { documents: 120, docFrequency: new Map([["cloud", 90]]) };
+    // In 75 % of 120 texts, but 90 texts are too few to call it common.
+    expect(distinctiveTerms(termFrequency(terms), small)).toEqual(["cloud"]);
   });
 
   it("ties go by term", () => {
