@@ -31,9 +31,10 @@ export const MORE_LIKE_THIS_TERMS = 25;
  * A term held by more than this share of the texts is left out of those terms, as Lucene's
  * MoreLikeThis leaves out words above its maxDocFreqPct: it tells organizations apart least (its
  * idf is the lowest), and its postings are the longest, so the word search spends most on it.
- * At a fifth, similar-to-X precision in `pnpm bench:quality` held; a tenth and less lost some.
+ * At a fifth, similar-to-X precision in `pnpm bench:quality` held; at a tenth yc's fell a little,
+ * at a twentieth every corpus's (docs/benchmarks.md, "Common words left out").
  */
-export const MORE_LIKE_THIS_MAX_DOC_SHARE = 0.2;
+const MORE_LIKE_THIS_MAX_DOC_SHARE = 0.2;
 /** Terms held by at most this many texts stay however small the store: in a small one, a few texts are a large share. */
 const MORE_LIKE_THIS_ALWAYS_RARE = 100;
 
