@@ -19,6 +19,7 @@ import { organization, place, randomRecords, rng, unitVector } from "../syntheti
 import { describeCustomerBaseFiguresContract } from "./customer-base-figures";
 import { describeCustomerSearchContract } from "./customer-search";
 import { describeLookupContract } from "./organization-lookup";
+import { describeOrganizationWordsContract } from "./organization-words";
 import { describeStoredVectorContract } from "./stored-vector";
 
 export const CONTRACT_DIM = 16;
@@ -48,6 +49,7 @@ export function describeOrganizationStoreContract(name: string, options: Organiz
   describe(`${name}: OrganizationStore contract`, () => {
     describeLookupContract(options, MODEL);
     describeCustomerSearchContract(options);
+    describeOrganizationWordsContract(options);
     describeStoredVectorContract(options, MODEL);
     describeCustomerBaseFiguresContract(options, MODEL);
     describe("writes, reads and the vector model", () => {
