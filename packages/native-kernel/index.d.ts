@@ -57,3 +57,33 @@ export function slotsAbove(slots: Int32Array, count: number, scores: Float64Arra
 
 /** How many of the first `count` of `slots` have `scores[slot] > bound`, counted up to `enough`. */
 export function countAbove(slots: Int32Array, count: number, scores: Float64Array, bound: number, enough: number): number;
+
+/** A saved usearch graph mapped by openGraphView (unmapped once collected). */
+export type GraphView = { readonly __graphView: unique symbol };
+
+/**
+ * The usearch graph saved at `path` (f16 vectors, cosine), memory-mapped read-only: every process
+ * maps the same pages. Throws when the file cannot be mapped or holds another kind of graph.
+ */
+export function openGraphView(path: string): GraphView;
+
+/**
+ * The `wanted` nodes of `view` nearest to `query`, searched at least `breadth` wide, among those
+ * that pass: the node's key (an organization id) has a row in IdRows' table (`idTable`, `rowTable`:
+ * packages/backend-embedded/src/id-rows.ts) flagged in `allowed`, or is in `alwaysKeys` (sorted
+ * ascending). The filter is tested inside the graph walk, which goes on through nodes that fail.
+ * Writes the keys and cosine distances (in the graph's f16 precision) to `keys` and `distances`,
+ * nearest first; returns how many (fewer than `wanted` when the walk reached no more).
+ */
+export function filteredGraphSearch(
+  view: GraphView,
+  query: Float32Array,
+  wanted: number,
+  breadth: number,
+  idTable: Float64Array,
+  rowTable: Int32Array,
+  allowed: Uint8Array,
+  alwaysKeys: Float64Array,
+  keys: Float64Array,
+  distances: Float32Array,
+): number;

@@ -11,3 +11,5 @@ export const completePostings = addon.completePostings;
 export const slotsReaching = addon.slotsReaching;
 export const slotsAbove = addon.slotsAbove;
 export const countAbove = addon.countAbove;
+export const openGraphView = addon.openGraphView;
+export const filteredGraphSearch = addon.filteredGraphSearch;

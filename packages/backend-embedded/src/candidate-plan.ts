@@ -12,7 +12,7 @@
  */
 import type { VectorKind } from "@orgsim/core";
 import type { FilteredRows } from "./filtered-rows";
-import type { GraphHit, GraphPrefetch, VectorGraph } from "./vector-graph";
+import type { GraphFilter, GraphHit, GraphPrefetch, VectorGraph } from "./vector-graph";
 import type { VectorGraphs } from "./vector-graphs";
 
 /** Up to this many candidate rows, a brute-force scan (well under 0.5 µs a row at 384-d, vector-matrix.ts) beats planning. */
@@ -63,6 +63,8 @@ export interface PlanInput {
   filtered: FilteredRows | null;
   excludedIds: ReadonlySet<number>;
   rowOf(id: number): number | undefined;
+  /** IdRows' table of each id's row (id-rows.ts), for a filter tested inside the graph's walk. */
+  idTable?: { ids: Float64Array; rows: Int32Array };
   /** The graph's first search, made beforehand (firstGraphSearch, VectorGraph.prefetch). */
   prefetched?: GraphPrefetch;
   /**
@@ -98,8 +100,12 @@ export function firstGraphSearch(input: PlanInput): { count: number; breadth: nu
 
 /** The graph's candidate rows that pass the filter, at least k of them when the graph has them; null when a scan is cheaper. */
 function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8Array | null, passing: number): Set<number> | null {
-  const { k, excludedIds, rowOf } = input;
+  const { k, excludedIds, rowOf, idTable } = input;
   const graph = graphs.graph(input.kind);
+  if (allowed && idTable && input.storedVector !== undefined && !input.prefetched?.size && walkIsCheaper(input, graph, passing)) {
+    const filter = { idTable: idTable.ids, rowTable: idTable.rows, allowed, share: passing / input.rowCount };
+    return walkFilteredCandidates(input, graph, filter, passing);
+  }
   // Each shard is searched at least `breadth` wide: 0 until the query turns out to be off the data.
   let { count, breadth } = firstAsk(input, passing);
   while (worthAsking(input, graph, passing, count, breadth)) {
@@ -132,6 +138,53 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
     count = nextCount(count, hits.length + beyond.length, rows.size, k);
   }
   return null;
+}
+
+/**
+ * The graph's candidates when each shard tests the filter inside its walk (VectorGraph.filteredSearch):
+ * the page and EXTRA_GRAPH_CANDIDATES that pass, asked at once, where searching and filtering after
+ * asks for more whenever the filter passes fewer of a query's neighbours than of all rows. At 100k
+ * under the bench's broad filter, the 101 nearest that pass took 1.3 ms a query against 1.8
+ * (docs/benchmarks.md). Taken when no first search was made beforehand on the graph search thread
+ * (which only searches without a filter): under load, when no core is spare.
+ */
+function walkFilteredCandidates(input: PlanInput, graph: VectorGraph, filter: GraphFilter, passing: number): Set<number> | null {
+  const { k, excludedIds, rowOf } = input;
+  const { allowed } = filter;
+  // What it costs is weighed as for searching without the filter: the walk passes as many nodes.
+  const first = firstAsk(input, passing);
+  let unfiltered = first.count;
+  // As many as walkIsCheaper weighed.
+  let count = k + EXTRA_GRAPH_CANDIDATES + excludedIds.size;
+  while (worthAsking(input, graph, passing, unfiltered, first.breadth)) {
+    const hits = graph.filteredSearch(input.query, count, first.breadth, filter);
+    const rows = new Set<number>();
+    for (const { id } of hits) {
+      const row = rowOf(id);
+      if (row !== undefined && allowed[row] && !excludedIds.has(id)) rows.add(row);
+    }
+    if (rows.size >= k) return rows;
+    // The walk reached no more nodes that pass though the filter lets more through: scan instead.
+    if (hits.length < count) return null;
+    count *= 2;
+    unfiltered *= 2;
+  }
+  return null;
+}
+
+/**
+ * Whether the walk with the filter beats searching without it and filtering after. Measured at 100k
+ * under the bench's broad filter, 16 connections (docs/benchmarks.md): when the filter makes the
+ * search without it wider than the graph is searched anyway, the walk saves the second searches (a
+ * hybrid ranking's 101 asked for 302: 4.55 against 5.16 ms of CPU a request); when not, it costs
+ * more (a page of 10 asked for 108, fewer than the 128 searched anyway: 2.0 against 1.8 ms). Over
+ * several shards it cost more (1M, ten shards: 11.5 against 9.9 ms), so one shard only.
+ */
+function walkIsCheaper(input: PlanInput, graph: VectorGraph, passing: number): boolean {
+  const first = firstAsk(input, passing);
+  const walked = input.k + EXTRA_GRAPH_CANDIDATES + input.excludedIds.size;
+  const widened = graph.searchBreadth(first.count, first.breadth) > graph.searchBreadth(walked, first.breadth);
+  return widened && graph.searchedShardCount === 1 && graph.filtersInWalk;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { rmSync, statSync } from "node:fs";
 import type { VectorKind } from "@orgsim/core";
+import { filteredGraphSearch, type GraphView, openGraphView } from "@orgsim/native-kernel";
 import usearch from "usearch";
 import { identityOf, type ShardMatches, type ViewSearch } from "./graph-search-thread";
 
@@ -38,6 +39,9 @@ export const GRAPH_OPTIONS: Record<VectorKind, GraphOptions> = {
 
 const newIndex = (dimension: number, options: GraphOptions) => new Index({ dimensions: dimension, ...options });
 
+/** What identityOf makes of a file that is gone: the identity of no file. */
+const NO_FILE = { dev: -1, ino: -1, size: -1, mtimeMs: -1 };
+
 /** A view with more removed nodes than this is copied into memory (about a second at 100k nodes): a search that meets removed nodes asks again for that many more. */
 const MAX_REMOVED = 1_000;
 /** How wide a vector just added is searched for before its node counts as stranded (see relinkStranded). */
@@ -46,6 +50,18 @@ const CHECK_BREADTH = 128;
 export interface ShardHits {
   ids: number[];
   distances: number[];
+}
+
+/**
+ * A filter tested inside a graph's walk (filteredSearch): a node passes when its organization's row,
+ * found through IdRows' table (id-rows.ts), is flagged in `allowed`, or when it is in `alwaysKeys`.
+ */
+export interface WalkFilter {
+  idTable: Float64Array;
+  rowTable: Int32Array;
+  allowed: Uint8Array;
+  /** Nodes passed whatever their row (sorted ascending): a node with twins, which the caller filters. */
+  alwaysKeys: Float64Array;
 }
 
 /** A view's search made beforehand (on the graph search thread), and its matches. */
@@ -57,6 +73,8 @@ export interface PrefetchedMatches {
 export class GraphShard {
   /** Nodes removed from a view, which still holds them. */
   private readonly removed = new Set<number>();
+  /** The view's file mapped again by native code, for filteredSearch: opened at its first use; null when it cannot be. */
+  private walkView: GraphView | null | undefined = undefined;
 
   private constructor(
     private index: InstanceType<typeof Index>,
@@ -158,6 +176,52 @@ export class GraphShard {
     }
   }
 
+  /** Whether filteredSearch can answer: the shard is a view of the file it mapped (see walkViewOf). */
+  get filtersInWalk(): boolean {
+    return this.walkViewOf() !== null;
+  }
+
+  /**
+   * The `count` nearest nodes that pass `filter`, nearest first, searched `breadth` wide (at least
+   * `count`) in nodes that pass: the filter is tested inside the walk (native-kernel's
+   * graph_view.cpp), which goes on through nodes that fail. Only while filtersInWalk.
+   */
+  filteredSearch(query: Float32Array, count: number, breadth: number, filter: WalkFilter): ShardHits {
+    const view = this.walkViewOf();
+    if (!view) throw new Error("filteredSearch: the shard is not a view of its file");
+    for (let asked = count; ; asked = count + this.removed.size) {
+      const keys = new Float64Array(asked);
+      const distances = new Float32Array(asked);
+      const { idTable, rowTable, allowed, alwaysKeys } = filter;
+      const found = filteredGraphSearch(view, query, asked, Math.max(asked, breadth), idTable, rowTable, allowed, alwaysKeys, keys, distances);
+      const hits: ShardHits = { ids: [], distances: [] };
+      for (let i = 0; i < found && hits.ids.length < count; i++) {
+        if (this.removed.has(keys[i] as number)) continue;
+        hits.ids.push(keys[i] as number);
+        hits.distances.push(distances[i] as number);
+      }
+      // Removed nodes took places: ask once more, for as many more as there are removed nodes.
+      if (hits.ids.length === count || found < asked || asked > count) return hits;
+    }
+  }
+
+  /**
+   * The native mapping of the view's file: the file the view mapped (its identity then and now), or
+   * null (a shard in memory; a file replaced since, which the view still maps as it was).
+   */
+  private walkViewOf(): GraphView | null {
+    if (this.walkView !== undefined) return this.walkView;
+    const file = this.viewOf;
+    const sameFile = () =>
+      file !== null && this.viewIdentity !== null && identityOf(statSync(file, { throwIfNoEntry: false }) ?? NO_FILE) === this.viewIdentity;
+    this.walkView = null;
+    if (sameFile()) {
+      const view = openGraphView(file as string);
+      if (sameFile()) this.walkView = view;
+    }
+    return this.walkView;
+  }
+
   private isPrefetched(prefetched: PrefetchedMatches | undefined, asked: number): prefetched is PrefetchedMatches {
     const search = prefetched?.search;
     return search !== undefined && search.asked === asked && search.file === this.viewOf && search.identity === this.viewIdentity;
@@ -178,5 +242,6 @@ export class GraphShard {
     this.removed.clear();
     this.index = copy;
     this.viewOf = null;
+    this.walkView = null;
   }
 }

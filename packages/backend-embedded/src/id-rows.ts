@@ -36,6 +36,14 @@ export class IdRows {
     return slot < 0 ? undefined : (this.rows[slot] as number);
   }
 
+  /**
+   * The table's arrays, for native code that finds ids as find() does (graph_view.cpp in
+   * packages/native-kernel, with the same hash): valid until the next set or delete.
+   */
+  get table(): { ids: Float64Array; rows: Int32Array } {
+    return { ids: this.ids, rows: this.rows };
+  }
+
   has(id: number): boolean {
     return this.find(id) >= 0;
   }
@@ -73,7 +81,7 @@ export class IdRows {
     }
   }
 
-  /** Where probing for `id` starts: a multiplicative hash of its low and high 32 bits (ids are integers up to 2^53). */
+  /** Where probing for `id` starts: a multiplicative hash of its low and high 32 bits (ids are integers up to 2^53). graph_view.cpp hashes alike. */
   private home(id: number): number {
     const mixed = Math.imul((id >>> 0) ^ Math.imul(Math.floor(id / 0x1_0000_0000) >>> 0, 0x85eb_ca6b), 0x9e37_79b1);
     return mixed >>> (32 - this.bits);

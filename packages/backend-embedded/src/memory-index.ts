@@ -471,6 +471,7 @@ export class MemoryIndex {
       filtered,
       excludedIds: options.excludedIds,
       rowOf: (id) => this.rowById.get(id),
+      idTable: this.rowById.table,
       prefetched: options.prefetched,
       storedVector: options.storedVector,
     };

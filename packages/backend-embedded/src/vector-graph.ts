@@ -21,7 +21,7 @@
  * 1.000 on the same data.
  */
 import { availableParallelism } from "node:os";
-import { type GraphOptions, GraphShard, MIN_SEARCH_BREADTH, type PrefetchedMatches } from "./graph-shard";
+import { type GraphOptions, GraphShard, MIN_SEARCH_BREADTH, type PrefetchedMatches, type WalkFilter } from "./graph-shard";
 import type { GraphSearchThread } from "./graph-search-thread";
 /** Nodes per shard: 100k organizations are one graph, as measured above. */
 export const SHARD_NODES = 100_000;
@@ -40,6 +40,14 @@ export interface GraphHit {
   /** Cosine distance in the graph's own (f16) precision: for ordering candidates only. */
   distance: number;
 }
+
+/** A filter a graph tests inside each shard's walk (filteredSearch): the rows that pass, and the share of all rows they are. */
+export interface GraphFilter extends Omit<WalkFilter, "alwaysKeys"> {
+  share: number;
+}
+
+/** How one shard is searched: for `count` nodes, `breadth` wide. */
+type ShardSearch = (shard: GraphShard, count: number, breadth: number) => GraphHit[];
 
 /** Where the graph reads the current vector of an id, and every id of the store (to find twins of vectors it loaded). */
 export interface GraphVectors {
@@ -60,6 +68,8 @@ export class VectorGraph {
   private readonly nodeOf = new Map<number, number>();
   /** Hash of a vector -> the node holding it; built on the first add (all nodes of a loaded graph hashed then). */
   private byHash: Map<number, number> | null = null;
+  /** The nodes that have twins, ascending (filteredSearch passes them whatever the filter); null once twins change. */
+  private twinNodes: Float64Array | null = null;
 
   constructor(
     readonly dimension: number,
@@ -92,6 +102,7 @@ export class VectorGraph {
 
   /** Adds vectors (a row-major matrix, one row per id) with every core; ids must not be in the graph. */
   add(ids: readonly number[], matrix: Float32Array): void {
+    this.twinNodes = null;
     const byHash = this.hashes();
     const nodes: number[] = [];
     const rows: number[] = [];
@@ -129,6 +140,7 @@ export class VectorGraph {
 
   /** Removes an id; returns the twins of a removed node, which left the graph with it (the caller adds them again). */
   remove(id: number): number[] {
+    this.twinNodes = null;
     const node = this.nodeOf.get(id);
     if (node !== undefined) {
       this.nodeOf.delete(id);
@@ -155,12 +167,48 @@ export class VectorGraph {
    * twice their share), nearest first with their twins: candidates a filtered search gets for free.
    */
   search(query: Float32Array, count: number, breadth = 0, prefetched?: GraphPrefetch, beyond?: GraphHit[]): GraphHit[] {
+    return this.searchShards((shard, count, breadth) => hitsOf(shard, query, count, breadth, prefetched?.get(shard)), count, breadth, beyond);
+  }
+
+  /** How many shards a search asks (those holding a node). */
+  get searchedShardCount(): number {
+    return this.searchedShards().length;
+  }
+
+  /** Whether every shard a search asks can test a filter inside its walk (filteredSearch). */
+  get filtersInWalk(): boolean {
+    const shards = this.searchedShards();
+    return shards.length > 0 && shards.every((shard) => shard.filtersInWalk);
+  }
+
+  /**
+   * As search, but only nodes passing `filter` come back (each followed by its twins, which the
+   * caller filters: a node with twins always passes). The filter is tested inside each shard's
+   * walk, which keeps `breadth` nodes that pass: `breadth` times the filter's share, so that the
+   * walk goes about as far as an unfiltered search `breadth` wide. Only while filtersInWalk.
+   */
+  filteredSearch(query: Float32Array, count: number, breadth: number, filter: GraphFilter): GraphHit[] {
+    const walkFilter: WalkFilter = { ...filter, alwaysKeys: this.nodesWithTwins() };
+    const search: ShardSearch = (shard, count, breadth) => {
+      const { ids, distances } = shard.filteredSearch(query, count, Math.ceil(breadth * filter.share), walkFilter);
+      return ids.map((id, i) => ({ id, distance: distances[i] as number }));
+    };
+    return this.searchShards(search, count, breadth);
+  }
+
+  /** The shards searched as firstSearches says (re-asked as reaskShards says), their hits merged with their twins. */
+  private searchShards(search: ShardSearch, count: number, breadth: number, beyond?: GraphHit[]): GraphHit[] {
     if (count <= 0) return [];
     const first = this.firstSearches(count, breadth);
-    const byShard = first.map(({ shard, count, breadth }) => hitsOf(shard, query, count, breadth, prefetched?.get(shard)));
-    const nearest = first.length === 1 ? (byShard[0] as GraphHit[]) : this.reaskShards(first, byShard, query, count, breadth);
+    const byShard = first.map(({ shard, count, breadth }) => search(shard, count, breadth));
+    const nearest = first.length === 1 ? (byShard[0] as GraphHit[]) : this.reaskShards(first, byShard, search, count, breadth);
     if (beyond) this.withTwins(nearest.slice(count), beyond);
     return this.withTwins(nearest.slice(0, count), []);
+  }
+
+  private nodesWithTwins(): Float64Array {
+    this.twinNodes ??= Float64Array.from(this.twins.keys()).sort();
+    return this.twinNodes;
   }
 
   /** Appends `nodes` to `hits`, each followed by its twins; returns `hits`. */
@@ -211,7 +259,7 @@ export class VectorGraph {
    * hold more of them (an import that put one cluster into one shard): it is asked again, for
    * `count`, SEARCH_BREADTH wide.
    */
-  private reaskShards(first: { shard: GraphShard; count: number }[], byShard: GraphHit[][], query: Float32Array, count: number, breadth: number): GraphHit[] {
+  private reaskShards(first: { shard: GraphShard; count: number }[], byShard: GraphHit[][], search: ShardSearch, count: number, breadth: number): GraphHit[] {
     const merged = () => byShard.flat().sort((a, b) => a.distance - b.distance || a.id - b.id);
     const firstMerged = merged();
     const cutoff = firstMerged[count - 1]?.distance ?? Number.POSITIVE_INFINITY;
@@ -219,7 +267,7 @@ export class VectorGraph {
     byShard.forEach((hits, i) => {
       const { shard, count: share } = first[i] as (typeof first)[number];
       if (share < count && hits.length === share && (hits.at(-1)?.distance ?? 0) <= cutoff) {
-        byShard[i] = wholeSearch(shard, query, count, breadth);
+        byShard[i] = search(shard, count, Math.max(SEARCH_BREADTH, breadth));
         asked = true;
       }
     });
@@ -286,9 +334,6 @@ export class VectorGraph {
 
 /** What each of `shards` shards is asked for, of a search for `count`. */
 const shardShare = (count: number, shards: number) => Math.max(MIN_SEARCH_BREADTH, Math.ceil((SHARD_OVERSAMPLING * count) / shards));
-
-/** A shard asked for all `count` nearest, searched as wide as one graph is (SEARCH_BREADTH, or `breadth` when wider). */
-const wholeSearch = (shard: GraphShard, query: Float32Array, count: number, breadth: number) => hitsOf(shard, query, count, Math.max(SEARCH_BREADTH, breadth));
 
 /** A shard's hits as graph hits, nearest first. */
 function hitsOf(shard: GraphShard, query: Float32Array, count: number, breadth: number, prefetched?: PrefetchedMatches): GraphHit[] {

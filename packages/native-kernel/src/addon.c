@@ -1,7 +1,8 @@
 /*
  * The embedded store's native kernels, as one Node-API addon (see kernels.h):
  * - vectors.c: files mapped into memory, and dot products of a query with rows of a float32 matrix;
- * - postings.c: the word search's walks over posting lists and scores.
+ * - postings.c: the word search's walks over posting lists and scores;
+ * - graph_view.cpp: searches of a saved vector graph with a filter tested inside the walk.
  */
 #include <stdio.h>
 #include "kernels.h"
@@ -44,6 +45,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"slotsReaching", NULL, slots_reaching, NULL, NULL, NULL, napi_default, NULL},
       {"slotsAbove", NULL, slots_above, NULL, NULL, NULL, napi_default, NULL},
       {"countAbove", NULL, count_above, NULL, NULL, NULL, napi_default, NULL},
+      {"openGraphView", NULL, open_graph_view, NULL, NULL, NULL, napi_default, NULL},
+      {"filteredGraphSearch", NULL, filtered_graph_search, NULL, NULL, NULL, napi_default, NULL},
   };
   if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;
   return exports;

@@ -2,7 +2,18 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { accumulatePostings, completePostings, countAbove, mapFile, scoreRows, slotsAbove, slotsReaching } from "../index.js";
+import usearch from "usearch";
+import {
+  accumulatePostings,
+  completePostings,
+  countAbove,
+  filteredGraphSearch,
+  mapFile,
+  openGraphView,
+  scoreRows,
+  slotsAbove,
+  slotsReaching,
+} from "../index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "orgsim-native-kernel-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -185,5 +196,46 @@ describe("the word search's posting walks", () => {
     expect(() => slotsAbove(Int32Array.of(1, 2), 2, scores, 0, new Int32Array(1))).toThrow(/out must hold `count` slots/);
     expect(() => countAbove(Int32Array.of(1), 2, scores, 0, 1)).toThrow(/count is past the end/);
     expect(() => (completePostings as (...args: unknown[]) => void)(slots, freqs, 1)).toThrow(/completePostings takes \(slots, freqs, length/);
+  });
+});
+
+describe("filtered searches of a saved graph", () => {
+  // The search itself, its filter and IdRows' hash are tested with the store's graphs (packages/backend-embedded, graph-walk-filter.test.ts).
+  const { Index, MetricKind, ScalarKind } = usearch;
+  const saved = (name: string, quantization: (typeof ScalarKind)[keyof typeof ScalarKind]) => {
+    const index = new Index({ dimensions: 4, metric: MetricKind.Cos, quantization, connectivity: 16, multi: false, expansion_add: 16, expansion_search: 16 });
+    index.add(BigUint64Array.from([1n, 2n, 3n]), Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]));
+    const file = join(dir, name);
+    index.save(file);
+    return file;
+  };
+  // IdRows' table of one slot, holding id 2 at row 0: every id is looked up there (the probe stops after one slot).
+  const table = { ids: Float64Array.of(2), rows: Int32Array.of(0) };
+
+  it("finds the nearest passing node, and nothing when no node passes", () => {
+    const view = openGraphView(saved("f16.usearch", ScalarKind.F16));
+    const [keys, distances] = [new Float64Array(3), new Float32Array(3)];
+    const query = Float32Array.from([1, 0.1, 0, 0]);
+    expect(filteredGraphSearch(view, query, 3, 3, table.ids, table.rows, Uint8Array.of(1), new Float64Array(0), keys, distances)).toBe(1);
+    expect(keys[0]).toBe(2);
+    expect(filteredGraphSearch(view, query, 3, 3, table.ids, table.rows, Uint8Array.of(0), Float64Array.of(3), keys, distances)).toBe(1);
+    expect(keys[0]).toBe(3);
+    expect(filteredGraphSearch(view, query, 3, 3, table.ids, table.rows, Uint8Array.of(0), new Float64Array(0), keys, distances)).toBe(0);
+  });
+
+  it("refuses a missing file, a graph of another kind and arguments that do not fit, by name", () => {
+    expect(() => openGraphView(join(dir, "missing.usearch"))).toThrow(/missing\.usearch/);
+    expect(() => openGraphView(saved("f32.usearch", ScalarKind.F32))).toThrow(/not a graph of f16 vectors by cosine/);
+    const view = openGraphView(saved("f16-again.usearch", ScalarKind.F16));
+    const [keys, distances] = [new Float64Array(3), new Float32Array(3)];
+    const none = new Float64Array(0);
+    expect(() => filteredGraphSearch(view, new Float32Array(5), 3, 3, table.ids, table.rows, Uint8Array.of(1), none, keys, distances)).toThrow(RangeError);
+    expect(() => filteredGraphSearch(view, new Float32Array(4), 4, 4, table.ids, table.rows, Uint8Array.of(1), none, keys, distances)).toThrow(RangeError);
+    expect(() => filteredGraphSearch(view, new Float32Array(4), 3, 3, table.ids, new Uint32Array(1) as never, Uint8Array.of(1), none, keys, distances)).toThrow(
+      /rowTable/,
+    );
+    expect(() => filteredGraphSearch({} as never, new Float32Array(4), 3, 3, table.ids, table.rows, Uint8Array.of(1), none, keys, distances)).toThrow(
+      /openGraphView/,
+    );
   });
 });

@@ -1,0 +1,172 @@
+import { join } from "node:path";
+import { randomRecords, rng, unitVector } from "@orgsim/testing";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { GRAPH_OPTIONS } from "../src/graph-shard";
+import { IdRows } from "../src/id-rows";
+import { openEmbeddedBackend } from "../src/index";
+import { type GraphFilter, type GraphHit, VectorGraph } from "../src/vector-graph";
+import { tempDir } from "./temp-dir";
+
+const DIM = 16;
+const N = 1_500;
+// Ids above 2^32 and up to 2^53, as organization ids are: the native side must find them as IdRows does.
+const ids = Array.from({ length: N }, (_, row) => (row % 3 === 0 ? 2 ** 52 + row * 7_919 : row % 3 === 1 ? 300_000_000_000_000 + row : row + 1));
+const random = rng(5);
+const vectors = new Map(ids.map((id) => [id, unitVector(DIM, random)]));
+// Two twins: ids sharing the vector of another id (one graph node for the three).
+const [twinNode, twinA, twinB] = [ids[10] as number, 9_000_000_001, 9_000_000_002];
+vectors.set(twinA, vectors.get(twinNode) as Float32Array);
+vectors.set(twinB, vectors.get(twinNode) as Float32Array);
+const allIds = [...vectors.keys()];
+const source = { vectorOf: (id: number) => vectors.get(id) ?? null, allIds: () => vectors.keys() };
+
+function matrixOf(list: readonly number[]): Float32Array {
+  const matrix = new Float32Array(list.length * DIM);
+  list.forEach((id, i) => {
+    matrix.set(vectors.get(id) as Float32Array, i * DIM);
+  });
+  return matrix;
+}
+
+/** The rows (the ids' places in allIds) passing: a seeded share of them, and what IdRows makes of the ids. */
+function filterOf(share: number, seed: number, rows = new IdRows()): { filter: GraphFilter; passes: (id: number) => boolean } {
+  const draw = rng(seed);
+  allIds.forEach((id, row) => {
+    rows.set(id, row);
+  });
+  const allowed = Uint8Array.from(allIds, () => (draw() < share ? 1 : 0));
+  const { ids: idTable, rows: rowTable } = rows.table;
+  const passes = (id: number) => allowed[rows.get(id) as number] === 1;
+  return { filter: { idTable, rowTable, allowed, share: allowed.reduce((a, b) => a + b, 0) / allIds.length }, passes };
+}
+
+/** The exact `count` nearest ids passing, by the f32 cosine. */
+function exactNearest(query: Float32Array, count: number, passes: (id: number) => boolean): number[] {
+  const dot = (v: Float32Array) => v.reduce((sum, x, i) => sum + x * (query[i] as number), 0);
+  return allIds
+    .filter(passes)
+    .map((id) => ({ id, score: dot(vectors.get(id) as Float32Array) }))
+    .sort((a, b) => b.score - a.score || a.id - b.id)
+    .slice(0, count)
+    .map((hit) => hit.id);
+}
+
+describe("a graph search that tests the filter inside the walk (views of saved shards)", () => {
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => dir.remove());
+
+  const savedGraph = (shardNodes: number) => {
+    const graph = new VectorGraph(DIM, source, GRAPH_OPTIONS.profile, shardNodes);
+    graph.add(allIds, matrixOf(allIds));
+    const file = (shard: number) => join(dir.path, `graph.s${shard}.usearch`);
+    const { shards, twins } = graph.save(file);
+    return VectorGraph.load(
+      Array.from({ length: shards }, (_, shard) => file(shard)),
+      DIM,
+      source,
+      GRAPH_OPTIONS.profile,
+      twins,
+      shardNodes,
+    );
+  };
+
+  it.each([
+    ["one graph", 10_000],
+    ["shards of 400", 400],
+  ])("finds the nearest that pass, as an exact scan does (%s)", (_, shardNodes) => {
+    const graph = savedGraph(shardNodes);
+    expect(graph.filtersInWalk).toBe(true);
+    for (const [share, seed] of [
+      [0.5, 1],
+      [0.2, 2],
+    ] as const) {
+      const { filter, passes } = filterOf(share, seed);
+      let found = 0;
+      for (let q = 0; q < 30; q++) {
+        const query = unitVector(DIM, rng(100 + q));
+        const hits = graph.filteredSearch(query, 20, 0, filter);
+        const nodes = hits.filter((hit) => hit.id !== twinA && hit.id !== twinB);
+        expect(nodes.every((hit) => passes(hit.id) || hit.id === twinNode)).toBe(true);
+        expect(nodes.map((hit) => hit.distance)).toEqual(nodes.map((hit) => hit.distance).sort((a, b) => a - b));
+        const exact = exactNearest(query, 10, passes);
+        found += exact.filter((id) => hits.some((hit) => hit.id === id)).length;
+      }
+      expect(found / (30 * 10)).toBeGreaterThanOrEqual(0.98);
+    }
+  });
+
+  it("passes a node whose twin passes though it fails, leaves out removed nodes, and stops once a shard is written to", () => {
+    const graph = savedGraph(10_000);
+    const rows = new IdRows();
+    const { filter } = filterOf(0.5, 3, rows);
+    filter.allowed[rows.get(twinNode) as number] = 0;
+    filter.allowed[rows.get(twinB) as number] = 1;
+    const query = vectors.get(twinNode) as Float32Array;
+    const hits: GraphHit[] = graph.filteredSearch(query, 5, 0, filter);
+    expect(hits.slice(0, 3).map((hit) => hit.id)).toEqual([twinNode, twinA, twinB]);
+
+    const nearestPassing = hits.find((hit) => hit.id !== twinNode && hit.id !== twinA && hit.id !== twinB) as GraphHit;
+    graph.remove(nearestPassing.id);
+    const after = graph.filteredSearch(query, 5, 0, filter);
+    expect(after.map((hit) => hit.id)).not.toContain(nearestPassing.id);
+    expect(after.filter((hit) => hit.id !== twinA && hit.id !== twinB)).toHaveLength(5);
+
+    // A new node copies the shard into memory, which only the search without the filter answers.
+    const added = 7_777_777;
+    vectors.set(added, unitVector(DIM, rng(9)));
+    graph.add([added], matrixOf([added]));
+    expect(graph.filtersInWalk).toBe(false);
+    vectors.delete(added);
+  });
+});
+
+describe("a filtered vector ranking of a store opened on its saved graphs", () => {
+  it("tests the filter inside the walk when no search was made beforehand, and ranks as an exact scan does (on and off the data)", async () => {
+    const dir = tempDir();
+    const model = { modelId: "test-model", dimension: DIM };
+    const records = randomRecords(3_000, DIM, 21);
+    const writer = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0 } });
+    await writer.organizations.upsert(records, model);
+    await writer.organizations.vectorIndexSettled();
+    await writer.close();
+    const walked = vi.spyOn(VectorGraph.prototype, "filteredSearch");
+    const graphs = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: false } });
+    const exact = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: Number.POSITIVE_INFINITY, searchThread: false } });
+    let found = 0;
+    let asked = 0;
+    for (const filter of [{ employeesMin: 50 }, { foundedYearMin: 2000 }, { employeesMin: 20 }]) {
+      for (let seed = 0; seed < 10; seed++) {
+        // A text's embedding (off the data), and an organization's own vector, itself excluded; 100
+        // wanted, as a hybrid ranking asks (for a page of 10 the search without the filter is cheaper).
+        const own = records[seed * 97] as (typeof records)[number];
+        for (const query of [
+          { vector: unitVector(DIM, rng(300 + seed)), kind: "profile" as const, filter, offset: 0, size: 100, storedVector: false },
+          {
+            vector: own.profileVector,
+            kind: "profile" as const,
+            filter: { ...filter, excludeIds: [own.organization.id] },
+            offset: 0,
+            size: 100,
+            storedVector: true,
+          },
+        ]) {
+          const want = (await exact.organizations.rank(query)).map((hit) => hit.id);
+          const got = (await graphs.organizations.rank(query)).map((hit) => hit.id);
+          expect(got).toHaveLength(want.length);
+          found += want.filter((id) => got.includes(id)).length;
+          asked += want.length;
+        }
+      }
+    }
+    // Every search on the data walked; off it, those whose filter passes few rows (searched 256 wide anyway, walkIsCheaper).
+    expect(walked.mock.calls.length).toBeGreaterThanOrEqual(30);
+    expect(found / asked).toBeGreaterThanOrEqual(0.98);
+    walked.mockRestore();
+    await graphs.close();
+    await exact.close();
+    dir.remove();
+  });
+});
