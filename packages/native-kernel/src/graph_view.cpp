@@ -108,7 +108,7 @@ extern "C" napi_value open_graph_view(napi_env env, napi_callback_info info) {
   char path[4096];
   std::size_t length = 0;
   if (napi_get_value_string_utf8(env, argv[0], path, sizeof path, &length) != napi_ok || length == 0 || length >= sizeof path - 1) {
-    napi_throw_type_error(env, nullptr, "openGraphView: path must be a non-empty string");
+    napi_throw_type_error(env, nullptr, "openGraphView: path must be a non-empty string of at most 4,094 bytes");
     return nullptr;
   }
   auto made = index_dense_t::make(path, true);
