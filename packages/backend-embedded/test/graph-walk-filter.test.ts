@@ -169,4 +169,33 @@ describe("a filtered vector ranking of a store opened on its saved graphs", () =
     await exact.close();
     dir.remove();
   });
+
+  it("walks only where searching without the filter would search wider than the graph is searched anyway, over one graph", async () => {
+    const model = { modelId: "test-model", dimension: DIM };
+    const records = randomRecords(3_000, DIM, 22);
+    const walks = async (shardNodes: number, size: number) => {
+      const dir = tempDir();
+      const writer = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, shardNodes } });
+      await writer.organizations.upsert(records, model);
+      await writer.organizations.vectorIndexSettled();
+      await writer.close();
+      const reader = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: false, shardNodes } });
+      const walked = vi.spyOn(VectorGraph.prototype, "filteredSearch");
+      const own = records[7] as (typeof records)[number];
+      // About 73 % of the rows pass (employees at least 50).
+      const filter = { employeesMin: 50, excludeIds: [own.organization.id] };
+      await reader.organizations.rank({ vector: own.profileVector, kind: "profile", filter, offset: 0, size, storedVector: true });
+      const calls = walked.mock.calls.length;
+      walked.mockRestore();
+      await reader.close();
+      dir.remove();
+      return calls;
+    };
+    // 100 wanted: 141 candidates that pass, about 190 asked without the filter, wider than the 128 searched anyway.
+    expect(await walks(100_000, 100)).toBe(1);
+    // A page of 10: about 70 asked without the filter, within the 128.
+    expect(await walks(100_000, 10)).toBe(0);
+    // Three graphs of 1,000.
+    expect(await walks(1_000, 100)).toBe(0);
+  });
 });
