@@ -102,12 +102,15 @@ export function firstGraphSearch(input: PlanInput): { count: number; breadth: nu
 function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8Array | null, passing: number): Set<number> | null {
   const { k, excludedIds, rowOf, idTable } = input;
   const graph = graphs.graph(input.kind);
-  if (allowed && idTable && input.storedVector !== undefined && !input.prefetched?.size && walkIsCheaper(input, graph, passing)) {
+  const first = firstAsk(input, passing);
+  // What the walk with the filter asks for: the page and the margin, all passing it.
+  const walked = k + EXTRA_GRAPH_CANDIDATES + excludedIds.size;
+  if (allowed && idTable && input.storedVector !== undefined && !input.prefetched?.size && walkIsCheaper(graph, first, walked)) {
     const filter = { idTable: idTable.ids, rowTable: idTable.rows, allowed, share: passing / input.rowCount };
-    return walkFilteredCandidates(input, graph, filter, passing);
+    return walkFilteredCandidates(input, graph, filter, passing, first, walked);
   }
   // Each shard is searched at least `breadth` wide: 0 until the query turns out to be off the data.
-  let { count, breadth } = firstAsk(input, passing);
+  let { count, breadth } = first;
   while (worthAsking(input, graph, passing, count, breadth)) {
     const beyond: GraphHit[] = [];
     const hits = graph.search(input.query, count, breadth, input.prefetched, allowed ? beyond : undefined);
@@ -148,14 +151,19 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
  * (docs/benchmarks.md). Taken when no first search was made beforehand on the graph search thread
  * (which only searches without a filter): under load, when no core is spare.
  */
-function walkFilteredCandidates(input: PlanInput, graph: VectorGraph, filter: GraphFilter, passing: number): Set<number> | null {
+function walkFilteredCandidates(
+  input: PlanInput,
+  graph: VectorGraph,
+  filter: GraphFilter,
+  passing: number,
+  first: { count: number; breadth: number },
+  walked: number,
+): Set<number> | null {
   const { k, excludedIds, rowOf } = input;
   const { allowed } = filter;
-  // What it costs is weighed as for searching without the filter: the walk passes as many nodes.
-  const first = firstAsk(input, passing);
+  // What it costs is weighed as for searching without the filter (`first`): the walk passes as many nodes.
   let unfiltered = first.count;
-  // As many as walkIsCheaper weighed.
-  let count = k + EXTRA_GRAPH_CANDIDATES + excludedIds.size;
+  let count = walked;
   while (worthAsking(input, graph, passing, unfiltered, first.breadth)) {
     const hits = graph.filteredSearch(input.query, count, first.breadth, filter);
     const rows = new Set<number>();
@@ -180,9 +188,7 @@ function walkFilteredCandidates(input: PlanInput, graph: VectorGraph, filter: Gr
  * more (a page of 10 asked for 108, fewer than the 128 searched anyway: 2.0 against 1.8 ms). Over
  * several shards it cost more (1M, ten shards: 11.5 against 9.9 ms), so one shard only.
  */
-function walkIsCheaper(input: PlanInput, graph: VectorGraph, passing: number): boolean {
-  const first = firstAsk(input, passing);
-  const walked = input.k + EXTRA_GRAPH_CANDIDATES + input.excludedIds.size;
+function walkIsCheaper(graph: VectorGraph, first: { count: number; breadth: number }, walked: number): boolean {
   const widened = graph.searchBreadth(first.count, first.breadth) > graph.searchBreadth(walked, first.breadth);
   return widened && graph.searchedShardCount === 1 && graph.filtersInWalk;
 }

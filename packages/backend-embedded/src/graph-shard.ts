@@ -189,10 +189,10 @@ export class GraphShard {
   filteredSearch(query: Float32Array, count: number, breadth: number, filter: WalkFilter): ShardHits {
     const view = this.walkViewOf();
     if (!view) throw new Error("filteredSearch: the shard is not a view of its file");
+    const { idTable, rowTable, allowed, alwaysKeys } = filter;
     for (let asked = count; ; asked = count + this.removed.size) {
       const keys = new Float64Array(asked);
       const distances = new Float32Array(asked);
-      const { idTable, rowTable, allowed, alwaysKeys } = filter;
       const found = filteredGraphSearch(view, query, asked, Math.max(asked, breadth), idTable, rowTable, allowed, alwaysKeys, keys, distances);
       const hits: ShardHits = { ids: [], distances: [] };
       for (let i = 0; i < found && hits.ids.length < count; i++) {
