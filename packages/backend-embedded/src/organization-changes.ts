@@ -7,17 +7,37 @@
 import { type IndexEntry, filterColumnsOf } from "./memory-index";
 import { hasExplicitCustomerText, lexicalTextsOf, type Organization, type VectorKind } from "@orgsim/core";
 import type { Db } from "./database";
+import type { WriteStep } from "./write-steps";
 
 /** Changes are kept for at least this many generations (pruned every 100); a store further behind reloads everything. */
 export const KEPT_GENERATIONS = 1_000;
+/** The meta key of the store's generation. */
+export const GENERATION = "organizations_generation";
+
+/**
+ * A write's steps that advance the generation and log `ids` as changed by it, forgetting what is too
+ * old to matter every 100 generations. The first returns the new generation.
+ */
+export function generationSteps(ids: Iterable<number>): WriteStep[] {
+  const generation = "(SELECT value FROM meta WHERE key = ?)";
+  return [
+    { sql: "INSERT INTO meta (key, value) VALUES (?, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value", params: [GENERATION] },
+    {
+      sql: `INSERT INTO organization_changes (generation, org_id) SELECT ${generation}, value FROM json_each(?)`,
+      params: [GENERATION, JSON.stringify([...new Set(ids)])],
+    },
+    {
+      sql: `DELETE FROM organization_changes WHERE ${generation} % 100 = 0 AND generation <= ${generation} - ?`,
+      params: [GENERATION, GENERATION, KEPT_GENERATIONS],
+    },
+  ];
+}
 
 export class OrganizationChanges {
   private readonly sql;
 
   constructor(db: Db) {
     this.sql = {
-      record: db.prepare<[number, string]>("INSERT INTO organization_changes (generation, org_id) SELECT ?, value FROM json_each(?)"),
-      prune: db.prepare<[number]>("DELETE FROM organization_changes WHERE generation <= ?"),
       oldest: db.prepare<[], number | null>("SELECT min(generation) FROM organization_changes").pluck(),
       changed: db
         .prepare<[number, number], number>("SELECT DISTINCT org_id FROM organization_changes WHERE generation > ? AND generation <= ? ORDER BY org_id")
@@ -27,12 +47,6 @@ export class OrganizationChanges {
         "SELECT org_id AS id, kind, vector FROM organization_vectors WHERE org_id IN (SELECT value FROM json_each(?))",
       ),
     };
-  }
-
-  /** Inside the write transaction that made `generation`: logs `ids` as changed by it and forgets what is too old to matter. */
-  record(generation: number, ids: Iterable<number>): void {
-    this.sql.record.run(generation, JSON.stringify([...new Set(ids)]));
-    if (generation % 100 === 0) this.sql.prune.run(generation - KEPT_GENERATIONS);
   }
 
   /** The organizations changed after generation `from` up to `to`, ascending; null when the log no longer reaches back to `from`. */

@@ -14,12 +14,10 @@ import {
   assertQueryDimension,
   assertRecordVectors,
   type CustomerBaseFigures,
-  domainKey,
   hasExplicitCustomerText,
   type LookupQuery,
   type LookupTiers,
   lexicalTextsOf,
-  nameKey,
   type Organization,
   type OrganizationRecord,
   type OrganizationStore,
@@ -39,11 +37,13 @@ import { loadMemorySnapshot, saveMemorySnapshot } from "./memory-snapshot";
 import { VIEW_OPTIONS } from "./graph-shard";
 import { GraphSearchThread } from "./graph-search-thread";
 import { type GraphPrefetch, SHARD_NODES } from "./vector-graph";
-import { MultiRowInsert } from "./multi-row-insert";
-import { fromBlob, OrganizationChanges, toBlob } from "./organization-changes";
+import { fromBlob, GENERATION, OrganizationChanges } from "./organization-changes";
+import { deletePlan, generationOf, type OrganizationRow, STORED_MODEL_SQL, type StoredModelRow, upsertPlan } from "./organization-writes";
 import { SqliteOrganizationLookup } from "./sqlite-organization-lookup";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
 import { WalCheckpointer } from "./wal-checkpointer";
+import { isStaleWrite, type WritePlan } from "./write-steps";
+import { AUTOCHECKPOINT_PAGES, WriteThread } from "./write-thread";
 
 export interface VectorIndexOptions {
   /** "hnsw" (default): large rankings take candidates from HNSW graphs; "exact": every ranking scans. */
@@ -77,7 +77,6 @@ export interface VectorIndexStatus extends GraphProgress {
   rebuilding: boolean;
 }
 
-const GENERATION = "organizations_generation";
 /**
  * A write of more organizations than this is a bulk write (an import's batch: 64 by default, 1,000
  * at most): its words are indexed in one pass after it (MemoryIndex.indexTexts), and its checkpoint
@@ -91,10 +90,10 @@ const TEXTS_CHUNK = 2_000;
 const TEXTS_QUIET_MS = 1_000;
 /** How long after the graphs catch up with writes they are saved (at the latest; at close at once). */
 const SAVE_DELAY_MS = 30_000;
-const MODEL_ID = "vector_model_id";
 /** Organizations read back at a time when catching up with another connection's writes. */
 const CATCH_UP_BATCH = 5_000;
-const DIMENSION = "vector_dimension";
+/** Times an upsert is made again when another connection stored the first vector model meanwhile (its guard found the store changed). */
+const STALE_ATTEMPTS = 3;
 
 export class SqliteOrganizationStore implements OrganizationStore {
   readonly backend = "embedded" as const;
@@ -104,10 +103,10 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private dataVersion = -1;
   private closed = false;
   private readonly sql;
-  private readonly rowInserts: Record<"organizations" | "locations" | "categories" | "vectors", MultiRowInsert>;
   private readonly changes: OrganizationChanges;
   private readonly lookup: SqliteOrganizationLookup;
   private readonly checkpointer: WalCheckpointer;
+  private readonly writes: WriteThread;
   private graphs: VectorGraphs | null = null;
   private graphThread: GraphSearchThread | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
@@ -123,13 +122,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
   ) {
     this.sql = {
       meta: db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?"),
-      setMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
-      anyVector: db.prepare("SELECT 1 FROM organization_vectors LIMIT 1").pluck(),
-      deleteOrg: db.prepare<[number]>("DELETE FROM organizations WHERE id = ?"),
-      deleteName: db.prepare<[number]>("DELETE FROM organization_names WHERE rowid = ?"),
-      existing: db.prepare<[string], number>("SELECT id FROM organizations WHERE id IN (SELECT value FROM json_each(?))").pluck(),
-      // The name index of a whole write in one statement: FTS5 then flushes its terms once (see migration 5).
-      insertNames: db.prepare<[string]>("INSERT INTO organization_names (rowid, name_key) SELECT value ->> 0, value ->> 1 FROM json_each(?)"),
+      storedModel: db.prepare<[], StoredModelRow>(STORED_MODEL_SQL),
       doc: db.prepare<[number], string>("SELECT doc FROM organizations WHERE id = ?").pluck(),
       docs: db.prepare<[string], { id: number; doc: string }>("SELECT id, doc FROM organizations WHERE id IN (SELECT value FROM json_each(?))"),
       vector: db.prepare<[number, string], Buffer>("SELECT vector FROM organization_vectors WHERE org_id = ? AND kind = ?").pluck(),
@@ -137,22 +130,11 @@ export class SqliteOrganizationStore implements OrganizationStore {
       // A prepared pragma: read before every search, so it skips db.pragma()'s per-call preparation.
       dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
     };
-    // A write's rows, many a statement (multi-row-insert.ts); an organization's row before those that reference it.
-    const organizations = new MultiRowInsert(
-      db,
-      `organizations (id, doc, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, name_key, domain_key)`,
-      11,
-    );
-    this.rowInserts = {
-      organizations,
-      locations: new MultiRowInsert(db, "organization_locations (org_id, is_hq, country_code, subdivision_code)", 4, organizations),
-      categories: new MultiRowInsert(db, "organization_categories (org_id, slug)", 2, organizations),
-      vectors: new MultiRowInsert(db, "organization_vectors (org_id, kind, model_id, vector)", 4, organizations),
-    };
     this.changes = new OrganizationChanges(db);
     this.checkpointer = new WalCheckpointer(db, (error) =>
       this.reportBackground("the WAL checkpoint thread failed (SQLite checkpoints at commits instead)", error),
     );
+    this.writes = new WriteThread(db, (error) => this.reportBackground("the write thread failed (writes run on the server's thread instead)", error));
     this.lookup = new SqliteOrganizationLookup(db);
     this.load();
   }
@@ -165,24 +147,10 @@ export class SqliteOrganizationStore implements OrganizationStore {
     return guarded(async () => {
       if (records.length === 0) return;
       assertRecordVectors(records, model);
-      const rows = records.map((r) => ({ ...r, columns: filterColumnsOf(r.organization) }));
-      const transaction = () =>
-        this.db
-          .transaction(() => {
-            const stored = this.storedModel();
-            assertModelAdmitted(stored, model);
-            if (!stored) {
-              this.sql.setMeta.run(MODEL_ID, model.modelId);
-              this.sql.setMeta.run(DIMENSION, String(model.dimension));
-            }
-            this.writeAll(rows, model.modelId);
-            return this.bumpGeneration(records.map((r) => r.organization.id));
-          })
-          .immediate();
+      const rows: OrganizationRow[] = records.map((r) => ({ ...r, columns: filterColumnsOf(r.organization) }));
       // A bulk write leaves its checkpoint to another thread (wal-checkpointer.ts), and its words to one pass after it.
       const bulk = rows.length > BULK_WRITE;
-      const before = bulk ? await this.checkpointer.bulk(transaction) : transaction();
-
+      const before = generationOf(await this.writeUpsert(rows, model, bulk)) - 1;
       if (!this.inStep(before)) return;
       if (!this.index || this.index.dimension !== model.dimension) this.index = this.withGraphs(new MemoryIndex(model.dimension), model);
       // The words of a bulk write are read back from SQLite by that pass; a search by words runs it first if it has not run.
@@ -239,15 +207,15 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   async delete(id: number): Promise<boolean> {
     return guarded(async () => {
-      const result = this.db
-        .transaction(() => {
-          if (this.sql.deleteOrg.run(id).changes === 0) return null;
-          this.sql.deleteName.run(id);
-          return this.bumpGeneration([id]);
-        })
-        .immediate();
-      if (result === null) return false;
-      if (this.inStep(result)) this.index?.remove(id);
+      let results: unknown[];
+      try {
+        results = await this.write(deletePlan(id), false);
+      } catch (error) {
+        // Its guard found no such organization: nothing was written.
+        if (isStaleWrite(error)) return false;
+        throw error;
+      }
+      if (this.inStep(generationOf(results) - 1)) this.index?.remove(id);
       return true;
     });
   }
@@ -356,6 +324,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       this.graphs?.stop();
       this.index = null;
       await this.graphThread?.close();
+      await this.writes.close();
       await this.checkpointer.close();
       this.onClose();
     });
@@ -519,72 +488,29 @@ export class SqliteOrganizationStore implements OrganizationStore {
   }
 
   private storedModel(): VectorModel | null {
-    if (this.sql.anyVector.get() === undefined) return null;
-    const modelId = this.sql.meta.get(MODEL_ID)?.value;
-    const dimension = Number(this.sql.meta.get(DIMENSION)?.value);
-    return modelId && dimension ? { modelId, dimension } : null;
+    return modelOf(this.sql.storedModel.get());
   }
 
   /**
-   * Inside the write transaction: replaces each organization's rows (an existing one's children go
-   * by ON DELETE CASCADE), then writes the name index of them all in one statement. Rows left
-   * unwritten by a failure are dropped with its transaction, not carried into the next write.
+   * Writes the rows (organization-writes.ts) once the stored model admits `model`; made again when
+   * another connection stored the first model between the check here and the write.
    */
-  private writeAll(rows: readonly (OrganizationRecord & { columns: FilterColumns })[], modelId: string): void {
-    try {
-      this.writeRows(rows, modelId);
-    } finally {
-      for (const insert of Object.values(this.rowInserts)) insert.discard();
-    }
-  }
-
-  /** writeAll's rows, many a statement (rowInserts): flushed before a delete, which must take the rows written before it. */
-  private writeRows(rows: readonly (OrganizationRecord & { columns: FilterColumns })[], modelId: string): void {
-    const stored = new Set(this.sql.existing.all(JSON.stringify(rows.map((r) => r.organization.id))));
-    const names = new Map<number, string>();
-    const { organizations, locations, categories, vectors } = this.rowInserts;
-    for (const { organization: o, columns: c, profileVector, customerVector } of rows) {
-      // Also an organization twice in one write: the later one replaces the earlier.
-      if (stored.has(o.id)) {
-        for (const insert of Object.values(this.rowInserts)) insert.flush();
-        this.sql.deleteOrg.run(o.id);
-        this.sql.deleteName.run(o.id);
+  private async writeUpsert(rows: readonly OrganizationRow[], model: VectorModel, bulk: boolean): Promise<unknown[]> {
+    for (let attempt = 1; ; attempt++) {
+      const storedModel = this.sql.storedModel.all();
+      assertModelAdmitted(modelOf(storedModel[0]), model);
+      try {
+        return await this.write(upsertPlan(rows, model, storedModel), bulk);
+      } catch (error) {
+        if (!isStaleWrite(error) || attempt === STALE_ATTEMPTS) throw error;
       }
-      stored.add(o.id);
-      const name = nameKey(o.name);
-      const domain = o.domain ? domainKey(o.domain) : null;
-      const doc = JSON.stringify(o);
-      organizations.add(
-        o.id,
-        doc,
-        c.hqCountry,
-        c.hqSubdivision,
-        c.employeeCount,
-        c.employeeRange,
-        c.foundedYear,
-        c.lastRoundStage,
-        c.lastRoundDate,
-        name,
-        domain,
-      );
-      names.set(o.id, name);
-      const { headquarters, offices } = o.location;
-      if (headquarters) locations.add(o.id, 1, headquarters.country_code, headquarters.subdivision_code);
-      for (const office of offices) locations.add(o.id, 0, office.country_code, office.subdivision_code);
-      for (const slug of c.categories) categories.add(o.id, slug);
-      vectors.add(o.id, "profile", modelId, toBlob(profileVector));
-      if (customerVector) vectors.add(o.id, "customer", modelId, toBlob(customerVector));
     }
-    for (const insert of Object.values(this.rowInserts)) insert.flush();
-    this.sql.insertNames.run(JSON.stringify([...names]));
   }
 
-  /** Inside a write transaction: advances the generation, logging the organizations changed, and returns the one before. */
-  private bumpGeneration(changed: number[]): number {
-    const before = Number(this.sql.meta.get(GENERATION)?.value ?? 0);
-    this.sql.setMeta.run(GENERATION, String(before + 1));
-    this.changes.record(before + 1, changed);
-    return before;
+  /** Runs a write's steps where writes run (write-thread.ts); a bulk write's checkpoint on the checkpoint thread. */
+  private write(plan: WritePlan, bulk: boolean): Promise<unknown[]> {
+    if (!bulk) return this.writes.run(plan, { bulk, autocheckpoint: AUTOCHECKPOINT_PAGES });
+    return this.checkpointer.bulk((autocheckpoint) => this.writes.run(plan, { bulk, autocheckpoint }));
   }
 
   /**
@@ -686,4 +612,10 @@ export class SqliteOrganizationStore implements OrganizationStore {
     }
     return index;
   }
+}
+
+/** The vector model a stored-model row names (null while no vector is stored). */
+function modelOf(row: StoredModelRow | undefined): VectorModel | null {
+  const dimension = Number(row?.dimension);
+  return row?.stored && row.modelId && dimension ? { modelId: row.modelId, dimension } : null;
 }

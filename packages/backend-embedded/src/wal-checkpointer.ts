@@ -2,9 +2,9 @@
  * Checkpoints the WAL of bulk writes on a thread of its own. SQLite checkpoints in the thread that
  * commits, once the WAL holds 1,000 pages: copying them into the database file, with its two
  * fsyncs, took a large part of an import's time at 100k (the writes wait for the disk meanwhile).
- * During a bulk write this store's connection leaves that to a second connection in a worker
- * thread, which copies the batch just committed while the next one is prepared (PASSIVE: it never
- * blocks a reader or the writer).
+ * During a bulk write the writing connection (the write thread's: write-thread.ts) leaves that to a
+ * second connection in a worker thread, which copies the batch just committed while the next one is
+ * prepared (PASSIVE: it never blocks a reader or the writer).
  *
  * SQLite starts the WAL over only at a write that finds all of it copied, so a bulk write first
  * waits for the checkpoint of the one before to end (usually it has): the WAL stays about one
@@ -18,9 +18,7 @@
 import nodeModule from "node:module";
 import { Worker } from "node:worker_threads";
 import type { Db } from "./database";
-
-/** SQLite's own default: the connection checkpoints when a commit leaves the WAL this many pages long. */
-const AUTOCHECKPOINT_PAGES = 1_000;
+import { AUTOCHECKPOINT_PAGES } from "./write-thread";
 
 /** The shared integers: checkpoints asked for and done (counters), and whether the worker is to stop. */
 const REQUESTED = 0;
@@ -70,16 +68,15 @@ export class WalCheckpointer {
 
   /**
    * Runs `write` (a bulk write transaction) without a checkpoint at its commit, then asks the
-   * worker for one. Without a worker (it failed), `write` runs as any other.
+   * worker for one. `write` is given the WAL autocheckpoint its connection is to have for it: 0, or
+   * SQLite's default without a worker (it failed), when the write commits as any other.
    */
-  async bulk<T>(write: () => T): Promise<T> {
-    if (!this.start()) return write();
+  async bulk<T>(write: (autocheckpoint: number) => T | Promise<T>): Promise<T> {
+    if (!this.start()) return write(AUTOCHECKPOINT_PAGES);
     await this.previousDone();
-    this.db.pragma("wal_autocheckpoint = 0");
     try {
-      return write();
+      return await write(0);
     } finally {
-      this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
       this.request();
     }
   }

@@ -8,6 +8,10 @@ import { type GivenVectors, MAX_BULK_ORGANIZATIONS, type OrganizationWithId, Org
 import { isParsedMapping, type Mapping, parseMapping } from "./mapping";
 import { type MapResult, mapRecord, sourceLabel } from "./map-record";
 import { type ByteCounter, positionUnit, readRecords, type SourceItem } from "./sources";
+import { WritesInFlight } from "./writes-in-flight";
+
+/** Batches written at once (writes-in-flight.ts). */
+export const WRITES_IN_FLIGHT = 2;
 
 /** What comes with a batch: `givenVectors[i]` holds the vectors the mapping gave for `rows[i]` (absent when the mapping gives none). */
 export interface UpsertOptions {
@@ -84,6 +88,14 @@ interface Pending {
   vectors: GivenVectors | null;
 }
 
+/** A write that failed for a reason other than the data, at the batch that starts on `line`. */
+class WriteFailure {
+  constructor(
+    readonly line: number,
+    readonly cause: unknown,
+  ) {}
+}
+
 export async function importFile(options: ImportOptions): Promise<ImportReport> {
   const run = new FileImport(options);
   for await (const item of readRecords(options.file, run.mapping, run.counter)) await run.take(item);
@@ -103,6 +115,7 @@ class FileImport {
   /** Every valid row's id: where it was last seen and, for hashed ids, its key. */
   private readonly seen = new Map<number, { line: number; key: string | null }>();
   private pending = new Map<number, Pending>();
+  private readonly writes = new WritesInFlight(WRITES_IN_FLIGHT);
 
   constructor(private readonly options: ImportOptions) {
     this.mapping = isParsedMapping(options.mapping) ? options.mapping : parseMapping(options.mapping);
@@ -142,6 +155,8 @@ class FileImport {
 
   async finish(): Promise<ImportReport> {
     await this.flush();
+    await this.writes.settled();
+    await this.stopIfFailed();
     return this.settled();
   }
 
@@ -170,8 +185,23 @@ class FileImport {
   private async flush(): Promise<void> {
     const entries = [...this.pending.values()];
     this.pending = new Map();
-    await this.write(entries);
+    if (entries.length > 0) await this.writes.start(new Set(entries.map((e) => e.row.id)), () => this.write(entries));
+    await this.stopIfFailed();
     this.progress();
+  }
+
+  /** Once a write failed (not for its data): the writes still in flight end, then the import stops with the report. */
+  private async stopIfFailed(): Promise<void> {
+    const failure = this.writes.failure?.error;
+    if (failure === undefined) return;
+    await this.writes.settled();
+    const { line, cause } = failure instanceof WriteFailure ? failure : { line: null, cause: failure };
+    const message = cause instanceof Error ? cause.message : String(cause);
+    throw new ImportAbortedError(
+      `Import of ${basename(this.options.file)} stopped${line === null ? "" : ` at ${this.where(line)}`}: ${message}. ${this.written.size} organizations were written before; importing again is safe (ids are stable, writes are upserts).`,
+      this.settled(),
+      cause,
+    );
   }
 
   private async write(entries: Pending[]): Promise<void> {
@@ -182,12 +212,8 @@ class FileImport {
     } catch (error) {
       // the same checks ran per row before, so this is rare; keep the rest of the batch
       if (error instanceof OrgsimError && error.code === "VALIDATION_FAILED") return this.writeValid(entries, error);
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ImportAbortedError(
-        `Import of ${basename(this.options.file)} stopped at ${this.where((entries[0] as Pending).line)}: ${message}. ${this.written.size} organizations were written before; importing again is safe (ids are stable, writes are upserts).`,
-        this.settled(),
-        error,
-      );
+      if (error instanceof WriteFailure) throw error;
+      throw new WriteFailure((entries[0] as Pending).line, error);
     }
   }
 

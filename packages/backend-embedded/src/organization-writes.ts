@@ -1,0 +1,118 @@
+/**
+ * The organization store's writes as steps (write-steps.ts): what an upsert and a delete write,
+ * made on the store's thread and run where the store runs writes (write-thread.ts). Each starts
+ * with its guard, a read whose rows must be as the store's thread found them, then advances the
+ * generation (organization-changes.ts), so a write's results read alike: generationOf.
+ */
+import { domainKey, nameKey, type OrganizationRecord, type VectorModel } from "@orgsim/core";
+import type { FilterColumns } from "./memory-index";
+import { MultiRowInsert } from "./multi-row-insert";
+import { generationSteps } from "./organization-changes";
+import type { WritePlan, WriteStep } from "./write-steps";
+
+export const MODEL_ID = "vector_model_id";
+export const DIMENSION = "vector_dimension";
+
+/** The stored vector model as one row (none stored while no vector is): read on the store's connection and again as an upsert's guard. */
+export const STORED_MODEL_SQL = `SELECT EXISTS (SELECT 1 FROM organization_vectors) AS stored,
+  (SELECT value FROM meta WHERE key = '${MODEL_ID}') AS modelId, (SELECT value FROM meta WHERE key = '${DIMENSION}') AS dimension`;
+
+export type StoredModelRow = { stored: number; modelId: string | null; dimension: string | null };
+
+export type OrganizationRow = OrganizationRecord & { columns: FilterColumns };
+
+/** Where a write's generation step is: after its guard. */
+const GENERATION_STEP = 1;
+
+/** The generation a write's steps made (their results, as runWriteSteps returns them). */
+export const generationOf = (results: readonly unknown[]) => Number((results[GENERATION_STEP] as [{ value: string }])[0].value);
+
+const SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+
+/**
+ * Replaces each organization's rows (its children go by ON DELETE CASCADE, its name by the names'
+ * delete), many rows a statement, then the name index of them all in one statement (FTS5 then
+ * flushes its terms once: see migration 5). `storedModel`: the guard's rows as the store's thread
+ * read them; with no model stored, the write stores `model` as the store's.
+ */
+export function upsertPlan(rows: readonly OrganizationRow[], model: VectorModel, storedModel: StoredModelRow[]): WritePlan {
+  // Also an organization twice in one write: the later one replaces the earlier.
+  const latest = new Map(rows.map((row) => [row.organization.id, row]));
+  const ids = JSON.stringify([...latest.keys()]);
+  const steps: WriteStep[] = [
+    { sql: STORED_MODEL_SQL, params: [], expect: JSON.stringify(storedModel) },
+    ...generationSteps(latest.keys()),
+    { sql: "DELETE FROM organization_names WHERE rowid IN (SELECT id FROM organizations WHERE id IN (SELECT value FROM json_each(?)))", params: [ids] },
+    { sql: "DELETE FROM organizations WHERE id IN (SELECT value FROM json_each(?))", params: [ids] },
+  ];
+  if (!storedModel[0]?.stored) {
+    steps.push({ sql: SET_META, params: [MODEL_ID, model.modelId] }, { sql: SET_META, params: [DIMENSION, String(model.dimension)] });
+  }
+  const { inserts, names, transfer } = rowInserts([...latest.values()], model.modelId);
+  for (const insert of inserts) steps.push(...insert.takeSteps());
+  steps.push({ sql: "INSERT INTO organization_names (rowid, name_key) SELECT value ->> 0, value ->> 1 FROM json_each(?)", params: [JSON.stringify(names)] });
+  return { steps, transfer };
+}
+
+/** Deletes one organization; stale (nothing written) when it does not exist. */
+export function deletePlan(id: number): WritePlan {
+  const steps: WriteStep[] = [
+    { sql: "SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?) AS present", params: [id], expect: JSON.stringify([{ present: 1 }]) },
+    ...generationSteps([id]),
+    { sql: "DELETE FROM organization_names WHERE rowid = ?", params: [id] },
+    { sql: "DELETE FROM organizations WHERE id = ?", params: [id] },
+  ];
+  return { steps, transfer: [] };
+}
+
+/** Each table's rows, an organization's before those that reference it; the vectors' bytes in one buffer, moved rather than copied. */
+function rowInserts(rows: readonly OrganizationRow[], modelId: string) {
+  const organizations = new MultiRowInsert(
+    "organizations (id, doc, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, name_key, domain_key)",
+    11,
+  );
+  const locations = new MultiRowInsert("organization_locations (org_id, is_hq, country_code, subdivision_code)", 4);
+  const categories = new MultiRowInsert("organization_categories (org_id, slug)", 2);
+  const vectors = new MultiRowInsert("organization_vectors (org_id, kind, model_id, vector)", 4);
+  const blobs = new VectorBlobs(rows);
+  const names: [number, string][] = [];
+  for (const { organization: o, columns: c, profileVector, customerVector } of rows) {
+    const name = nameKey(o.name);
+    const domain = o.domain ? domainKey(o.domain) : null;
+    const row = [c.hqCountry, c.hqSubdivision, c.employeeCount, c.employeeRange, c.foundedYear, c.lastRoundStage, c.lastRoundDate];
+    organizations.add(o.id, JSON.stringify(o), ...row, name, domain);
+    names.push([o.id, name]);
+    const { headquarters, offices } = o.location;
+    if (headquarters) locations.add(o.id, 1, headquarters.country_code, headquarters.subdivision_code);
+    for (const office of offices) locations.add(o.id, 0, office.country_code, office.subdivision_code);
+    for (const slug of c.categories) categories.add(o.id, slug);
+    vectors.add(o.id, "profile", modelId, blobs.add(profileVector));
+    if (customerVector) vectors.add(o.id, "customer", modelId, blobs.add(customerVector));
+  }
+  return { inserts: [organizations, locations, categories, vectors], names, transfer: [blobs.buffer] };
+}
+
+/**
+ * The vectors of a write as blobs (raw float32 bytes, as toBlob stores them), all in one buffer:
+ * sent to the write thread, a buffer per vector would be copied one by one, and a vector viewing a
+ * larger buffer would copy all of it.
+ */
+class VectorBlobs {
+  readonly buffer: ArrayBuffer;
+  private readonly bytes: Uint8Array;
+  private used = 0;
+
+  constructor(rows: readonly OrganizationRecord[]) {
+    let size = 0;
+    for (const { profileVector, customerVector } of rows) size += profileVector.byteLength + (customerVector?.byteLength ?? 0);
+    this.buffer = new ArrayBuffer(size);
+    this.bytes = new Uint8Array(this.buffer);
+  }
+
+  add(vector: Float32Array): Uint8Array {
+    const start = this.used;
+    this.bytes.set(new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength), start);
+    this.used += vector.byteLength;
+    return this.bytes.subarray(start, this.used);
+  }
+}

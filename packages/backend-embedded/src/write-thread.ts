@@ -1,0 +1,137 @@
+/**
+ * Runs the organization store's writes on a thread of its own, with a connection of its own, so
+ * that SQLite writes one batch while the caller validates the next: an import keeps two batches in
+ * flight (the importer's import-file.ts). Measured at 100k with vectors given (scratch script,
+ * docs/benchmarks.md): about 12,000 to 12,700 organizations/s with every write on the caller's
+ * thread, 14,400 to 16,500 with two to four batches in flight here.
+ *
+ * The thread only runs statements (write-steps.ts): what a write writes is decided on the store's
+ * thread. It starts at the first bulk write; from then on every write of the store comes here, in
+ * order, so each commits in the order it was asked for. A write before it started, or after it
+ * failed, runs on the store's connection, the same steps. Nothing here is needed for durability: a
+ * write resolves once committed, and a kill at any point leaves what SQLite committed.
+ */
+// The module, not its createRequire: the server's bundle declares a createRequire of its own (apps/server/build.mjs).
+import nodeModule from "node:module";
+import { Worker } from "node:worker_threads";
+import Database from "better-sqlite3";
+import type { Db } from "./database";
+import { runWriteSteps, type StepConnection, type WritePlan } from "./write-steps";
+
+/** SQLite's own default: a connection checkpoints when a commit leaves the WAL this many pages long. */
+export const AUTOCHECKPOINT_PAGES = 1_000;
+
+/**
+ * The thread: plain CommonJS (a worker thread has no TypeScript loader) around runWriteSteps' own
+ * source. `__name`: what a TypeScript loader may wrap a function's inner functions in.
+ */
+const WORKER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const __name = (f) => f;
+const runWriteSteps = ${runWriteSteps};
+const db = new Database(workerData.file, { timeout: 10000 });
+db.pragma("synchronous = NORMAL");
+db.pragma("foreign_keys = ON");
+const connection = { db, statements: new Map(), autocheckpoint: ${AUTOCHECKPOINT_PAGES} };
+parentPort.on("message", ({ id, steps, autocheckpoint }) => {
+  if (id === null) {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    parentPort.postMessage({ id, results: runWriteSteps(connection, steps, autocheckpoint) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: { name: error && error.name, message: String((error && error.message) || error), code: error && error.code } });
+  }
+});
+`;
+
+type Reply = { id: number; results?: unknown[]; error?: { name?: string; message: string; code?: string } };
+
+export class WriteThread {
+  /** null: not started; undefined: failed or closed (writes run on the store's connection). */
+  private worker: Worker | null | undefined = null;
+  private readonly pending = new Map<number, { resolve: (results: unknown[]) => void; reject: (error: unknown) => void }>();
+  private nextId = 0;
+  private readonly local: StepConnection;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
+    this.local = { db, statements: new Map(), autocheckpoint: AUTOCHECKPOINT_PAGES };
+  }
+
+  /** Runs a write's steps: here until a bulk write starts the thread (or when it failed), there from then on. */
+  async run(plan: WritePlan, options: { bulk: boolean; autocheckpoint: number }): Promise<unknown[]> {
+    const worker = this.worker === null && options.bulk ? this.start() : this.worker;
+    if (!worker) return runWriteSteps(this.local, plan.steps, options.autocheckpoint);
+    const id = this.nextId++;
+    const reply = new Promise<unknown[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    try {
+      worker.postMessage({ id, steps: plan.steps, autocheckpoint: options.autocheckpoint }, plan.transfer);
+    } catch (error) {
+      // Steps that cannot be sent (a detached buffer): nothing was written.
+      this.pending.delete(id);
+      throw error;
+    }
+    return reply;
+  }
+
+  /** Waits for the writes asked for, then closes the thread's connection. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+    // Held until it has exited: an unreferenced worker would let the process end while close() waits.
+    worker.ref();
+    worker.postMessage({ id: null });
+    await exited;
+  }
+
+  private start(): Worker | undefined {
+    try {
+      const driver = nodeModule.createRequire(import.meta.url).resolve("better-sqlite3");
+      const worker = new Worker(WORKER, { eval: true, workerData: { driver, file: this.db.name } });
+      worker.unref();
+      worker.on("message", (reply: Reply) => this.settle(reply));
+      worker.on("error", (error) => this.fail(worker, error));
+      worker.on("exit", () => this.fail(worker, new Error("the write thread stopped")));
+      this.worker = worker;
+      return worker;
+    } catch (error) {
+      this.worker = undefined;
+      this.onError(error);
+      return undefined;
+    }
+  }
+
+  private settle({ id, results, error }: Reply): void {
+    const waiting = this.pending.get(id);
+    this.pending.delete(id);
+    if (!waiting) return;
+    if (error) waiting.reject(errorOf(error));
+    else waiting.resolve(results as unknown[]);
+  }
+
+  /** The thread failed or ended: writes it had not answered fail (they may or may not have committed); later ones run here. */
+  private fail(worker: Worker, error: unknown): void {
+    if (this.worker === worker) {
+      this.worker = undefined;
+      this.onError(error);
+    }
+    for (const { reject } of this.pending.values()) {
+      reject(new Error(`the embedded store's write thread stopped before answering (${(error as Error)?.message ?? error}); the write may not be stored`));
+    }
+    this.pending.clear();
+  }
+}
+
+/** The thread's error as thrown here: SQLite's keeps its class and code (errors.ts maps busy and full files). */
+function errorOf({ name, message, code }: NonNullable<Reply["error"]>): Error {
+  if (name === "SqliteError" && code) return new Database.SqliteError(message, code);
+  return Object.assign(new Error(message), code ? { code } : {});
+}

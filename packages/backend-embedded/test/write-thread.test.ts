@@ -1,0 +1,73 @@
+/**
+ * Writes on the write thread (write-thread.ts): several in flight commit in the order asked, with
+ * what a write on the store's own connection would store, and SQLite's errors keep their class.
+ */
+import type { OrganizationRecord } from "@orgsim/core";
+import { randomRecords } from "@orgsim/testing";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { openDatabase } from "../src/database";
+import { type EmbeddedBackend, openEmbeddedBackend } from "../src/index";
+import { WriteThread } from "../src/write-thread";
+import { tempDir } from "./temp-dir";
+
+const DIM = 8;
+const MODEL = { modelId: "test-model", dimension: DIM };
+
+let dir: ReturnType<typeof tempDir>;
+let backend: EmbeddedBackend;
+beforeEach(() => {
+  dir = tempDir();
+  backend = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { kind: "exact" } });
+});
+afterEach(async () => {
+  await backend.close();
+  dir.remove();
+});
+
+const renamed = (records: OrganizationRecord[], suffix: string) =>
+  records.map((r) => ({ ...r, organization: { ...r.organization, name: `${r.organization.name} ${suffix}` } }));
+
+it("commits bulk writes in flight together in the order asked: an id in both keeps the later row, and the first write's model admits the second", async () => {
+  const first = randomRecords(100, DIM, 1);
+  const second = [...renamed(first.slice(50), "again"), ...randomRecords(100, DIM, 2, 1_000)];
+  // Asked for together on a store with no model yet: the second's guard read no model, so it is made again.
+  await Promise.all([backend.organizations.upsert(first, MODEL), backend.organizations.upsert(second, MODEL)]);
+  expect(await backend.organizations.count()).toBe(200);
+  expect((await backend.organizations.get(60))?.name).toBe(`${first[59]?.organization.name} again`);
+  expect((await backend.organizations.get(10))?.name).toBe(first[9]?.organization.name);
+  // A delete after them runs on the thread too, in turn.
+  const [deleted, missing] = await Promise.all([backend.organizations.delete(1_050), backend.organizations.delete(5_000)]);
+  expect([deleted, missing]).toEqual([true, false]);
+  // What the memory index holds is what SQLite holds: a store opened on the file ranks alike.
+  const query = { vector: first[3]?.profileVector as Float32Array, kind: "profile" as const, filter: {}, offset: 0, size: 20 };
+  const ranked = await backend.organizations.rank(query);
+  await backend.close();
+  backend = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { kind: "exact" } });
+  expect(await backend.organizations.rank(query)).toEqual(ranked);
+  expect(await backend.organizations.getVector(1_001, "profile")).toEqual(second[51]?.profileVector);
+  expect(await backend.organizations.get(1_050)).toBeNull();
+});
+
+it("answers a failed statement with SQLite's error, its class and code kept, and goes on with the next write", async () => {
+  const file = `${dir.path}/thread.sqlite`;
+  const db = openDatabase(file);
+  const thread = new WriteThread(db);
+  db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB NOT NULL)");
+  const blob = new Uint8Array(new ArrayBuffer(16)).fill(7);
+  const insert = (id: number, body: unknown) => ({ sql: "INSERT INTO t (id, body) VALUES (?, ?)", params: [id, body] });
+  const write = thread.run({ steps: [insert(1, blob)], transfer: [blob.buffer] }, { bulk: true, autocheckpoint: 1000 });
+  // Its blob's buffer moved to the thread: steps that view it cannot be sent.
+  await expect(thread.run({ steps: [insert(3, blob)], transfer: [] }, { bulk: true, autocheckpoint: 1000 })).rejects.toThrow(/detached|clone/i);
+  // A second write of the same id breaks the key: that write rolls back, whole.
+  const failing = thread.run({ steps: [insert(2, Buffer.from([0])), insert(1, Buffer.from([1]))], transfer: [] }, { bulk: true, autocheckpoint: 1000 });
+  expect(await write).toEqual([1]);
+  const error = await failing.catch((e) => e);
+  expect(error).toBeInstanceOf(Database.SqliteError);
+  expect(error.code).toBe("SQLITE_CONSTRAINT_PRIMARYKEY");
+  expect(
+    await thread.run({ steps: [{ sql: "SELECT id, hex(body) AS body FROM t", params: [] }], transfer: [] }, { bulk: false, autocheckpoint: 1000 }),
+  ).toEqual([[{ id: 1, body: "07".repeat(16) }]]);
+  await thread.close();
+  db.close();
+});
