@@ -12,7 +12,7 @@
  * flight (its WritesInFlight), so the store writes one batch while the next is validated. Generating
  * the records and turning their vectors into number arrays, as a caller's JSON holds them, is not
  * timed: WINDOW batches are generated, then written, timed from the first call to the end of the
- * last (the calls in flight drain at each window's end, a little slower than an import's steady flow).
+ * last (the calls in flight drain at each window's end: a little slower than an import's steady flow).
  */
 import { openElasticsearchBackend, type VectorIndexType } from "@orgsim/backend-elasticsearch";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
@@ -30,8 +30,14 @@ import { WRITES_IN_FLIGHT, WritesInFlight } from "@orgsim/importer";
 import type { Dataset } from "./data";
 
 export const LOAD_BATCH = 1_000;
-/** Batches generated ahead of being written (and timed) together: about 160 MB of records and number arrays at once. */
-const WINDOW = 20;
+/**
+ * Batches generated ahead of being written (and timed) together. Generating them must take less
+ * than the embedded store's quiet period (1 s: vector-graphs.ts, TEXTS_QUIET_MS), or its background
+ * passes over the graphs and the words start and run beside the next writes: 20 batches took about
+ * 1.06 s here, and the import measured 10,398 organizations/s with its graphs' and words' passes
+ * partly inside it; 8 take about 0.42 s.
+ */
+const WINDOW = 8;
 
 /** The path the writes took: absent in results of earlier runs, which wrote through the store adapters (OrganizationStore.upsert). */
 export const WRITE_PATH = "OrganizationService.upsertMany";
