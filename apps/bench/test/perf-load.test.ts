@@ -137,6 +137,17 @@ describe("the report's sentence on imports with vectors given", () => {
     expect(mixed).toMatch(/ 1m was measured before that path existed/);
   });
 
+  it("says which scales and backends were written with two calls in flight", () => {
+    const load = (in_flight?: number) => ({
+      import_vectors_given: { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0, through: WRITE_PATH, in_flight },
+    });
+    const text = vectorsGivenText([["100k", { embedded: load(2), elasticsearch: load() } as ScaleResult]], 1000);
+    expect(text).toMatch(
+      /\. Two calls in flight in 100k \(embedded\), as `orgsim import` makes them since commit 74366dc .*; one call at a time in the others, measured before it\. /,
+    );
+    expect(vectorsGivenText([["10k", scale(WRITE_PATH)]], 1000)).toMatch(/runs before it\)\. One call at a time\. The service/);
+  });
+
   it("names the backend when only one of a scale's backends comes from a run before that path (carried over by --backends)", () => {
     const load = (through?: typeof WRITE_PATH) => ({ import_vectors_given: { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0, through } });
     const carried = { embedded: load(WRITE_PATH), elasticsearch: load() } as ScaleResult;

@@ -102,6 +102,9 @@ export class SqliteOrganizationStore implements OrganizationStore {
   private generation = 0;
   private dataVersion = -1;
   private closed = false;
+  /** Writes asked for whose index update has not run yet: close() waits for them (they run on the write thread). */
+  private readonly writing = new Set<Promise<unknown>>();
+  private closing = false;
   private readonly sql;
   private readonly changes: OrganizationChanges;
   private readonly lookup: SqliteOrganizationLookup;
@@ -144,7 +147,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
   }
 
   async upsert(records: OrganizationRecord[], model: VectorModel): Promise<void> {
-    return guarded(async () => {
+    return this.tracked(async () => {
       if (records.length === 0) return;
       assertRecordVectors(records, model);
       const rows: OrganizationRow[] = records.map((r) => ({ ...r, columns: filterColumnsOf(r.organization) }));
@@ -206,7 +209,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
   }
 
   async delete(id: number): Promise<boolean> {
-    return guarded(async () => {
+    return this.tracked(async () => {
       let results: unknown[];
       try {
         results = await this.write(deletePlan(id), false);
@@ -313,7 +316,10 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   async close(): Promise<void> {
     return guarded(async () => {
-      if (this.closed) return;
+      if (this.closing) return;
+      this.closing = true;
+      // Writes in flight end first, their index updates too: the graphs and the snapshot saved below then hold them.
+      while (this.writing.size > 0) await Promise.allSettled([...this.writing]);
       this.closed = true;
       // A graph left pending would be rebuilt at the next start: finish and save it now.
       if (this.saveTimer) clearTimeout(this.saveTimer);
@@ -489,6 +495,19 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   private storedModel(): VectorModel | null {
     return modelOf(this.sql.storedModel.get());
+  }
+
+  /** A write, guarded, that close() waits for; refused as a write to a closed store once close() started. */
+  private tracked<T>(write: () => Promise<T>): Promise<T> {
+    const done = guarded(() => {
+      // As better-sqlite3 says it of a closed connection: errors.ts answers it as the store being closed.
+      if (this.closing) throw new TypeError("The database connection is not open");
+      return write();
+    });
+    this.writing.add(done);
+    const forget = () => this.writing.delete(done);
+    done.then(forget, forget);
+    return done;
   }
 
   /**

@@ -1,9 +1,9 @@
 /**
  * Runs the organization store's writes on a thread of its own, with a connection of its own, so
  * that SQLite writes one batch while the caller validates the next: an import keeps two batches in
- * flight (the importer's import-file.ts). Measured at 100k with vectors given (scratch script,
- * docs/benchmarks.md): about 12,000 to 12,700 organizations/s with every write on the caller's
- * thread, 14,400 to 16,500 with two to four batches in flight here.
+ * flight (the importer's import-file.ts). Measured at 100k with vectors given, through the bench's
+ * load (docs/benchmarks.md): 12,083 and 12,838 organizations/s one call at a time, 15,474 to
+ * 16,644 with two in flight.
  *
  * The thread only runs statements (write-steps.ts): what a write writes is decided on the store's
  * thread. It starts at the first bulk write; from then on every write of the store comes here, in

@@ -49,6 +49,25 @@ it("commits bulk writes in flight together in the order asked: an id in both kee
   expect(await backend.organizations.get(1_050)).toBeNull();
 });
 
+it("closes after the writes in flight, their index updates included: reopened, the saved graphs hold them; a write after close is refused", async () => {
+  const options = { vectorIndex: { exactBelow: 0 } };
+  await backend.close();
+  backend = openEmbeddedBackend({ dataDir: dir.path, ...options });
+  const records = randomRecords(300, DIM, 3);
+  await backend.organizations.upsert(records.slice(0, 100), MODEL);
+  await backend.organizations.vectorIndexSettled();
+  // Asked for, then closed at once: the write commits on the thread while close() waits.
+  const write = backend.organizations.upsert(records.slice(100), MODEL);
+  await backend.close();
+  await write;
+  await expect(backend.organizations.upsert(records.slice(0, 20), MODEL)).rejects.toMatchObject({ code: "BACKEND_UNAVAILABLE" });
+  const progress: (string | undefined)[] = [];
+  backend = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { ...options.vectorIndex, onProgress: (p) => progress.push(p.reason) } });
+  expect(backend.organizations.vectorIndexStatus().current).toBe(true);
+  expect(progress).toEqual([]);
+  expect(await backend.organizations.count()).toBe(300);
+});
+
 it("answers a failed statement with SQLite's error, its class and code kept, and goes on with the next write", async () => {
   const file = `${dir.path}/thread.sqlite`;
   const db = openDatabase(file);

@@ -1,8 +1,8 @@
 /**
  * An import's batch writes, a few at once: the store writes one batch while the importer reads,
  * maps and validates the next (the embedded store writes on a thread of its own, its
- * write-thread.ts). At 100k organizations with vectors given, two in flight wrote about 16,100
- * organizations/s where one at a time wrote 12,700 to 13,300 (docs/benchmarks.md).
+ * write-thread.ts). At 100k organizations with vectors given, two in flight wrote 15,474 to 16,644
+ * organizations/s where one at a time wrote 12,083 and 12,838 (docs/benchmarks.md).
  */
 export class WritesInFlight {
   private readonly writing = new Map<Promise<void>, ReadonlySet<number>>();

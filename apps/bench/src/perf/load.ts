@@ -32,7 +32,7 @@ import type { Dataset } from "./data";
 export const LOAD_BATCH = 1_000;
 /**
  * Batches generated ahead of being written (and timed) together. Generating them must take less
- * than the embedded store's quiet period (1 s: vector-graphs.ts, TEXTS_QUIET_MS), or its background
+ * than the embedded store's quiet period (1 s: QUIET_MS of vector-graphs.ts, TEXTS_QUIET_MS), or its background
  * passes over the graphs and the words start and run beside the next writes: 20 batches took about
  * 1.06 s here, and the import measured 10,398 organizations/s with its graphs' and words' passes
  * partly inside it; 8 take about 0.42 s.
@@ -51,6 +51,8 @@ export interface LoadResult {
   generate_seconds: number;
   /** What the writes went through; absent: OrganizationStore.upsert, before the product took vectors. */
   through?: typeof WRITE_PATH;
+  /** Calls in flight at once, as `orgsim import` makes them; absent: one at a time (runs before commit 74366dc). */
+  in_flight?: number;
 }
 
 /** One batch as upsertMany takes it: the organizations, and each one's vectors as number arrays. */
@@ -128,7 +130,14 @@ async function load(
         );
       }
     }
-    return { organizations: count, seconds: writing / 1000, per_second: count / (writing / 1000), generate_seconds: generating / 1000, through: WRITE_PATH };
+    return {
+      organizations: count,
+      seconds: writing / 1000,
+      per_second: count / (writing / 1000),
+      generate_seconds: generating / 1000,
+      through: WRITE_PATH,
+      in_flight: WRITES_IN_FLIGHT,
+    };
   } finally {
     await close();
   }

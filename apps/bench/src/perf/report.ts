@@ -227,13 +227,19 @@ export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown
       `The bench now writes through \`OrganizationService.upsertMany\` with \`givenVectors\`, ${path}: re-run \`pnpm bench:perf\` to measure it.`
     );
   }
+  const inFlight = scales.flatMap(([l, s]) =>
+    (["embedded", "elasticsearch"] as const).flatMap((b) => ((s[b]?.import_vectors_given.in_flight ?? 1) > 1 ? [`${l} (${BACKEND_NAMES[b]})`] : [])),
+  );
+  const calls = inFlight.length
+    ? `Two calls in flight in ${inFlight.join(", ")}, as \`orgsim import\` makes them since commit 74366dc (the embedded store writes a batch on a thread of its own while the next is validated); one call at a time in the others, measured before it`
+    : "One call at a time";
   const earlier = adapters.length
     ? ` ${adapters.join(", ")} ${adapters.length === 1 ? "was" : "were"} measured before that path existed, through each backend's store adapter (\`OrganizationStore.upsert\`, without the service's checks); re-run ${adapters.length === 1 ? "it" : "them"} to measure the product's path.`
     : "";
   return (
     `*With vectors given*: orgs/s through \`OrganizationService.upsertMany\` with vectors given (\`givenVectors\`${adapters.length ? `; ${service.join(", ")}` : ""}), ${path}, ${batch} organizations a call, the product's bulk limit, ` +
-    `as \`orgsim import\` writes (Elasticsearch: no refresh per bulk, one refresh at the end, timed with the writes; int8_hnsw, its graphs built with m 32 and ef_construction 200 since commit 3076e10, Lucene's 16 and 100 in runs before it; each call's batch as up to 4 bulk requests at once since commit e9aaef6, one bulk request in runs before it). The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one store call; ` +
-    `the embedder is never called. The time is that of the upsertMany calls (generating the records and their vectors' number arrays is not counted).${earlier}`
+    `as \`orgsim import\` writes (Elasticsearch: no refresh per bulk, one refresh at the end, timed with the writes; int8_hnsw, its graphs built with m 32 and ef_construction 200 since commit 3076e10, Lucene's 16 and 100 in runs before it; each call's batch as up to 4 bulk requests at once since commit e9aaef6, one bulk request in runs before it). ${calls}. The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one store call; ` +
+    `the embedder is never called. The time is that of the upsertMany calls (with two in flight: for each 8 batches generated beforehand, from the first call to the end of the last); generating the records and their vectors' number arrays is not counted.${earlier}`
   );
 }
 
