@@ -92,7 +92,7 @@ const TEXTS_QUIET_MS = 1_000;
 const SAVE_DELAY_MS = 30_000;
 /** Organizations read back at a time when catching up with another connection's writes. */
 const CATCH_UP_BATCH = 5_000;
-/** Times an upsert is made again when another connection stored the first vector model meanwhile (its guard found the store changed). */
+/** Times an upsert is made again when a write committed meanwhile stored the first vector model (its guard found the store changed). */
 const STALE_ATTEMPTS = 3;
 
 export class SqliteOrganizationStore implements OrganizationStore {
@@ -512,7 +512,8 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   /**
    * Writes the rows (organization-writes.ts) once the stored model admits `model`; made again when
-   * another connection stored the first model between the check here and the write.
+   * a write committed between the check here and this one stored the first model (another
+   * connection's, or one of this store's still in flight on the write thread).
    */
   private async writeUpsert(rows: readonly OrganizationRow[], model: VectorModel, bulk: boolean): Promise<unknown[]> {
     for (let attempt = 1; ; attempt++) {
