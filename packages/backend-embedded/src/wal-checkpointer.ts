@@ -18,6 +18,7 @@
 import nodeModule from "node:module";
 import { Worker } from "node:worker_threads";
 import type { Db } from "./database";
+import { endWorker } from "./worker-exit";
 import { AUTOCHECKPOINT_PAGES } from "./write-thread";
 
 /** The shared integers: checkpoints asked for and done (counters), and whether the worker is to stop. */
@@ -86,12 +87,10 @@ export class WalCheckpointer {
     const worker = this.worker;
     this.worker = undefined;
     if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-    // Held until it has exited: an unreferenced worker would let the process end while close() waits.
-    worker.ref();
-    Atomics.store(this.state, CLOSE, 1);
-    this.request();
-    await exited;
+    await endWorker(worker, () => {
+      Atomics.store(this.state, CLOSE, 1);
+      this.request();
+    });
   }
 
   private start(): boolean {

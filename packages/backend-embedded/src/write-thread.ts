@@ -16,6 +16,7 @@ import nodeModule from "node:module";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { Db } from "./database";
+import { endWorker } from "./worker-exit";
 import { runWriteSteps, type StepConnection, type WritePlan } from "./write-steps";
 
 /** SQLite's own default: a connection checkpoints when a commit leaves the WAL this many pages long. */
@@ -84,12 +85,7 @@ export class WriteThread {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-    // Held until it has exited: an unreferenced worker would let the process end while close() waits.
-    worker.ref();
-    worker.postMessage({ id: null });
-    await exited;
+    if (worker) await endWorker(worker, () => worker.postMessage({ id: null }));
   }
 
   private start(): Worker | undefined {
