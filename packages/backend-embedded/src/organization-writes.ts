@@ -13,9 +13,17 @@ import type { WritePlan, WriteStep } from "./write-steps";
 export const MODEL_ID = "vector_model_id";
 export const DIMENSION = "vector_dimension";
 
-/** The stored vector model as one row (none stored while no vector is): read on the store's connection and again as an upsert's guard. */
+/** The stored vector model as one row (none stored while no vector is). */
 export const STORED_MODEL_SQL = `SELECT EXISTS (SELECT 1 FROM organization_vectors) AS stored,
   (SELECT value FROM meta WHERE key = '${MODEL_ID}') AS modelId, (SELECT value FROM meta WHERE key = '${DIMENSION}') AS dimension`;
+
+/**
+ * An upsert's guard: the store still admits the model its rows were checked against (none stored,
+ * or that one). So a write made while the store's first write was in flight, which stores that very
+ * model, is not made again.
+ */
+const MODEL_ADMITTED_SQL = `SELECT NOT EXISTS (SELECT 1 FROM organization_vectors)
+  OR ((SELECT value FROM meta WHERE key = '${MODEL_ID}') = ? AND (SELECT value FROM meta WHERE key = '${DIMENSION}') = ?) AS admitted`;
 
 export type StoredModelRow = { stored: number; modelId: string | null; dimension: string | null };
 
@@ -32,20 +40,20 @@ const SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) 
 /**
  * Replaces each organization's rows (its children go by ON DELETE CASCADE, its name by the names'
  * delete), many rows a statement, then the name index of them all in one statement (FTS5 then
- * flushes its terms once: see migration 5). `storedModel`: the guard's rows as the store's thread
- * read them; with no model stored, the write stores `model` as the store's.
+ * flushes its terms once: see migration 5). `modelStored`: whether the store's thread found a
+ * model stored (it admitted `model`); if not, the write stores `model` as the store's.
  */
-export function upsertPlan(rows: readonly OrganizationRow[], model: VectorModel, storedModel: StoredModelRow[]): WritePlan {
+export function upsertPlan(rows: readonly OrganizationRow[], model: VectorModel, modelStored: boolean): WritePlan {
   // Also an organization twice in one write: the later one replaces the earlier.
   const latest = new Map(rows.map((row) => [row.organization.id, row]));
   const ids = JSON.stringify([...latest.keys()]);
   const steps: WriteStep[] = [
-    { sql: STORED_MODEL_SQL, params: [], expect: JSON.stringify(storedModel) },
+    { sql: MODEL_ADMITTED_SQL, params: [model.modelId, String(model.dimension)], expect: JSON.stringify([{ admitted: 1 }]) },
     ...generationSteps(latest.keys()),
     { sql: "DELETE FROM organization_names WHERE rowid IN (SELECT id FROM organizations WHERE id IN (SELECT value FROM json_each(?)))", params: [ids] },
     { sql: "DELETE FROM organizations WHERE id IN (SELECT value FROM json_each(?))", params: [ids] },
   ];
-  if (!storedModel[0]?.stored) {
+  if (!modelStored) {
     steps.push({ sql: SET_META, params: [MODEL_ID, model.modelId] }, { sql: SET_META, params: [DIMENSION, String(model.dimension)] });
   }
   const { inserts, names, transfer } = rowInserts([...latest.values()], model.modelId);

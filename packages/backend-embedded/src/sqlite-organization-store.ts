@@ -92,7 +92,7 @@ const TEXTS_QUIET_MS = 1_000;
 const SAVE_DELAY_MS = 30_000;
 /** Organizations read back at a time when catching up with another connection's writes. */
 const CATCH_UP_BATCH = 5_000;
-/** Times an upsert is made again when a write committed meanwhile stored the first vector model (its guard found the store changed). */
+/** Times an upsert is made again when another connection stored another vector model meanwhile (its guard found the store changed). */
 const STALE_ATTEMPTS = 3;
 
 export class SqliteOrganizationStore implements OrganizationStore {
@@ -512,15 +512,15 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   /**
    * Writes the rows (organization-writes.ts) once the stored model admits `model`; made again when
-   * a write committed between the check here and this one stored the first model (another
-   * connection's, or one of this store's still in flight on the write thread).
+   * another connection stored another model between the check here and the write (the check then
+   * answers why it is refused).
    */
   private async writeUpsert(rows: readonly OrganizationRow[], model: VectorModel, bulk: boolean): Promise<unknown[]> {
     for (let attempt = 1; ; attempt++) {
-      const storedModel = this.sql.storedModel.all();
-      assertModelAdmitted(modelOf(storedModel[0]), model);
+      const stored = this.storedModel();
+      assertModelAdmitted(stored, model);
       try {
-        return await this.write(upsertPlan(rows, model, storedModel), bulk);
+        return await this.write(upsertPlan(rows, model, stored !== null), bulk);
       } catch (error) {
         if (!isStaleWrite(error) || attempt === STALE_ATTEMPTS) throw error;
       }

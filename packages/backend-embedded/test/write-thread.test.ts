@@ -49,6 +49,27 @@ it("commits bulk writes in flight together in the order asked: an id in both kee
   expect(await backend.organizations.get(1_050)).toBeNull();
 });
 
+it("refuses a write racing another connection's first write of another model with the model's conflict, and writes none of it", async () => {
+  const other = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { kind: "exact" } });
+  const otherModel = { modelId: "other-model", dimension: DIM };
+  try {
+    // Each store found no model; whichever commits second finds the other's in its guard.
+    const results = await Promise.allSettled([
+      backend.organizations.upsert(randomRecords(100, DIM, 4), MODEL),
+      other.organizations.upsert(randomRecords(100, DIM, 5, 1_000), otherModel),
+    ]);
+    const refused = results.filter((r) => r.status === "rejected");
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/^This store holds vectors of model/),
+    });
+    expect(await backend.organizations.count()).toBe(100);
+  } finally {
+    await other.close();
+  }
+});
+
 it("closes after the writes in flight, their index updates included: reopened, the saved graphs hold them; a write after close is refused", async () => {
   const options = { vectorIndex: { exactBelow: 0 } };
   await backend.close();
