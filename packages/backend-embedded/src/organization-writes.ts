@@ -10,8 +10,8 @@ import { MultiRowInsert } from "./multi-row-insert";
 import { generationSteps } from "./organization-changes";
 import type { WritePlan, WriteStep } from "./write-steps";
 
-export const MODEL_ID = "vector_model_id";
-export const DIMENSION = "vector_dimension";
+const MODEL_ID = "vector_model_id";
+const DIMENSION = "vector_dimension";
 
 /** The stored vector model as one row (none stored while no vector is). */
 export const STORED_MODEL_SQL = `SELECT EXISTS (SELECT 1 FROM organization_vectors) AS stored,

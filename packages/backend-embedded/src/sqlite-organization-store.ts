@@ -42,8 +42,8 @@ import { deletePlan, generationOf, type OrganizationRow, STORED_MODEL_SQL, type 
 import { SqliteOrganizationLookup } from "./sqlite-organization-lookup";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
 import { WalCheckpointer } from "./wal-checkpointer";
-import { isStaleWrite, type WritePlan } from "./write-steps";
-import { AUTOCHECKPOINT_PAGES, WriteThread } from "./write-thread";
+import { AUTOCHECKPOINT_PAGES, isStaleWrite, type WritePlan } from "./write-steps";
+import { WriteThread } from "./write-thread";
 
 export interface VectorIndexOptions {
   /** "hnsw" (default): large rankings take candidates from HNSW graphs; "exact": every ranking scans. */

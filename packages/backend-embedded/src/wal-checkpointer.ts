@@ -19,7 +19,7 @@ import nodeModule from "node:module";
 import { Worker } from "node:worker_threads";
 import type { Db } from "./database";
 import { endWorker } from "./worker-exit";
-import { AUTOCHECKPOINT_PAGES } from "./write-thread";
+import { AUTOCHECKPOINT_PAGES } from "./write-steps";
 
 /** The shared integers: checkpoints asked for and done (counters), and whether the worker is to stop. */
 const REQUESTED = 0;

@@ -28,6 +28,9 @@ export interface StepConnection {
   autocheckpoint: number;
 }
 
+/** SQLite's own default: a connection checkpoints when a commit leaves the WAL this many pages long. */
+export const AUTOCHECKPOINT_PAGES = 1_000;
+
 /** The code of the error runWriteSteps throws when a read finds other rows than it expects. */
 export const STALE_WRITE = "ORGSIM_STALE_WRITE";
 

@@ -17,10 +17,7 @@ import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { Db } from "./database";
 import { endWorker } from "./worker-exit";
-import { runWriteSteps, type StepConnection, type WritePlan } from "./write-steps";
-
-/** SQLite's own default: a connection checkpoints when a commit leaves the WAL this many pages long. */
-export const AUTOCHECKPOINT_PAGES = 1_000;
+import { AUTOCHECKPOINT_PAGES, runWriteSteps, type StepConnection, type WritePlan } from "./write-steps";
 
 /**
  * The thread: plain CommonJS (a worker thread has no TypeScript loader) around runWriteSteps' own
