@@ -100,15 +100,13 @@ export function firstGraphSearch(input: PlanInput): { count: number; breadth: nu
 
 /** The graph's candidate rows that pass the filter, at least k of them when the graph has them; null when a scan is cheaper. */
 function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8Array | null, passing: number): Set<number> | null {
-  const { k, excludedIds, rowOf, idTable } = input;
+  const { k, excludedIds, rowOf } = input;
   const graph = graphs.graph(input.kind);
   const first = firstAsk(input, passing);
   // What the walk with the filter asks for: the page and the margin, all passing it.
   const walked = k + EXTRA_GRAPH_CANDIDATES + excludedIds.size;
-  if (allowed && idTable && input.storedVector !== undefined && !input.prefetched?.size && walkIsCheaper(graph, first, walked)) {
-    const filter = { idTable: idTable.ids, rowTable: idTable.rows, allowed, share: passing / input.rowCount };
-    return walkFilteredCandidates(input, graph, filter, passing, first, walked);
-  }
+  const walk = walkableFilter(input, graph, allowed, passing);
+  if (walk && !input.prefetched?.size && walkIsCheaper(graph, first, walked)) return walkFilteredCandidates(input, graph, walk, passing, first, walked);
   // Each shard is searched at least `breadth` wide: 0 until the query turns out to be off the data.
   let { count, breadth } = first;
   while (worthAsking(input, graph, passing, count, breadth)) {
@@ -138,6 +136,9 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
     if (rows.size >= k) return rows;
     // The graph could not reach as many vectors as asked though it holds them: scan instead.
     if (hits.length < count) return null;
+    // Short after a search without the filter (made on the graph search thread, or narrow enough not
+    // to walk): the walk finds what passes at once, where a second search would ask twice as wide.
+    if (walk) return withRows(walkFilteredCandidates(input, graph, walk, passing, first, walked), rows);
     count = nextCount(count, hits.length + beyond.length, rows.size, k);
   }
   return null;
@@ -148,8 +149,9 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
  * the page and EXTRA_GRAPH_CANDIDATES that pass, asked at once, where searching and filtering after
  * asks for more whenever the filter passes fewer of a query's neighbours than of all rows. At 100k
  * under the bench's broad filter, the 101 nearest that pass took 1.3 ms a query against 1.8
- * (docs/benchmarks.md). Taken when no first search was made beforehand on the graph search thread
- * (which only searches without a filter): under load, when no core is spare.
+ * (docs/benchmarks.md). Taken first when no search was made beforehand on the graph search thread
+ * (which only searches without a filter): under load, when no core is spare. Taken second when a
+ * search without the filter found too few that pass.
  */
 function walkFilteredCandidates(
   input: PlanInput,
@@ -185,12 +187,27 @@ function walkFilteredCandidates(
  * under the bench's broad filter, 16 connections (docs/benchmarks.md): when the filter makes the
  * search without it wider than the graph is searched anyway, the walk saves the second searches (a
  * hybrid ranking's 101 asked for 302: 4.55 against 5.16 ms of CPU a request); when not, it costs
- * more (a page of 10 asked for 108, fewer than the 128 searched anyway: 2.0 against 1.8 ms). Over
- * several shards it cost more (1M, ten shards: 11.5 against 9.9 ms), so one shard only.
+ * more (a page of 10 asked for 108, fewer than the 128 searched anyway: 2.0 against 1.8 ms).
  */
 function walkIsCheaper(graph: VectorGraph, first: { count: number; breadth: number }, walked: number): boolean {
-  const widened = graph.searchBreadth(first.count, first.breadth) > graph.searchBreadth(walked, first.breadth);
-  return widened && graph.searchedShardCount === 1 && graph.filtersInWalk;
+  return graph.searchBreadth(first.count, first.breadth) > graph.searchBreadth(walked, first.breadth);
+}
+
+/**
+ * The filter as the graph's walk tests it, where it can: queries known to be on or off the data,
+ * over one shard (over several it cost more: at 1M, ten shards, 11.5 against 9.9 ms of CPU a
+ * request); otherwise null.
+ */
+function walkableFilter(input: PlanInput, graph: VectorGraph, allowed: Uint8Array | null, passing: number): GraphFilter | null {
+  const { idTable } = input;
+  if (!allowed || !idTable || input.storedVector === undefined || graph.searchedShardCount !== 1 || !graph.filtersInWalk) return null;
+  return { idTable: idTable.ids, rowTable: idTable.rows, allowed, share: passing / input.rowCount };
+}
+
+/** `found` with `rows` added; null (scan instead) stays null. */
+function withRows(found: Set<number> | null, rows: ReadonlySet<number>): Set<number> | null {
+  if (found) for (const row of rows) found.add(row);
+  return found;
 }
 
 /**

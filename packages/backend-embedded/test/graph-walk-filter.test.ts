@@ -170,6 +170,45 @@ describe("a filtered vector ranking of a store opened on its saved graphs", () =
     dir.remove();
   });
 
+  it("walks for the rest when a search made beforehand on the graph search thread found too few that pass", async () => {
+    const dir = tempDir();
+    const model = { modelId: "test-model", dimension: DIM };
+    const records = randomRecords(3_000, DIM, 23);
+    const own = records[11] as (typeof records)[number];
+    // The 1,200 nearest to `own` fail the filter (employees at least 50), the 1,800 others pass: the
+    // first search, about 240 wide, finds none that pass.
+    const cosine = (v: Float32Array) => v.reduce((sum, x, i) => sum + x * (own.profileVector[i] as number), 0);
+    const byNearness = [...records].sort((a, b) => cosine(b.profileVector) - cosine(a.profileVector));
+    byNearness.forEach((record, place) => {
+      record.organization.metrics.employee_count = place < 1_200 ? 10 : 100;
+    });
+    const writer = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0 } });
+    await writer.organizations.upsert(records, model);
+    await writer.organizations.vectorIndexSettled();
+    await writer.close();
+    const store = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: "always" } });
+    const exact = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: Number.POSITIVE_INFINITY, searchThread: false } });
+    const filter = { employeesMin: 50, excludeIds: [own.organization.id] };
+    const query = { vector: own.profileVector, kind: "profile" as const, filter, offset: 0, size: 100, storedVector: true };
+    // The graph search thread started and ready, as after an import.
+    await store.organizations.vectorIndexSettled();
+    const prefetched = vi.spyOn(VectorGraph.prototype, "prefetch");
+    const walked = vi.spyOn(VectorGraph.prototype, "filteredSearch");
+    const searched = vi.spyOn(VectorGraph.prototype, "search");
+    // As a hybrid ranking asks while its word ranking runs: the first search goes to the graph search thread.
+    const got = (await store.organizations.rank({ ...query, concurrent: true })).map((hit) => hit.id);
+    const want = (await exact.organizations.rank(query)).map((hit) => hit.id);
+    expect(prefetched).toHaveBeenCalledTimes(1);
+    expect(searched).toHaveBeenCalledTimes(1);
+    expect(walked).toHaveBeenCalledTimes(1);
+    expect(got).toHaveLength(100);
+    expect(want.filter((id) => got.includes(id)).length).toBeGreaterThanOrEqual(98);
+    vi.restoreAllMocks();
+    await store.close();
+    await exact.close();
+    dir.remove();
+  });
+
   it("walks only where searching without the filter would search wider than the graph is searched anyway, over one graph", async () => {
     const model = { modelId: "test-model", dimension: DIM };
     const records = randomRecords(3_000, DIM, 22);
