@@ -58,6 +58,9 @@ export function slotsAbove(slots: Int32Array, count: number, scores: Float64Arra
 /** How many of the first `count` of `slots` have `scores[slot] > bound`, counted up to `enough`. */
 export function countAbove(slots: Int32Array, count: number, scores: Float64Array, bound: number, enough: number): number;
 
+/** The compiled addon's file, for a worker thread to load with require (each thread loads its own copy). */
+export const addonFile: string;
+
 /** A saved usearch graph mapped by openGraphView (unmapped once collected). */
 export type GraphView = { readonly __graphView: unique symbol };
 
@@ -73,7 +76,9 @@ export function openGraphView(path: string): GraphView;
  * packages/backend-embedded/src/id-rows.ts) flagged in `allowed`, or is in `alwaysKeys` (sorted
  * ascending). The filter is tested inside the graph walk, which goes on through nodes that fail.
  * Writes the keys and cosine distances (in the graph's f16 precision) to `keys` and `distances`,
- * nearest first; returns how many (fewer than `wanted` when the walk reached no more).
+ * nearest first; returns how many (fewer than `wanted` when the walk reached no more). The tables
+ * may be shared with a thread writing to them meanwhile: a row read is checked against `allowed`'s
+ * length, and a stale one only changes which nodes come back.
  */
 export function filteredGraphSearch(
   view: GraphView,

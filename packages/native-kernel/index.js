@@ -2,7 +2,11 @@
 // install script, node-gyp). Plain JavaScript so that Node loads it from the server's bundle as it is.
 import { createRequire } from "node:module";
 
-const addon = createRequire(import.meta.url)("./build/Release/native_kernel.node");
+const require = createRequire(import.meta.url);
+const addon = require("./build/Release/native_kernel.node");
+
+/** The compiled addon's file, for a worker thread to load (a thread loads its own copy of an addon). */
+export const addonFile = require.resolve("./build/Release/native_kernel.node");
 
 export const scoreRows = addon.scoreRows;
 export const mapFile = addon.mapFile;

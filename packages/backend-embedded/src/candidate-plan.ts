@@ -89,13 +89,20 @@ export function candidateRows(input: PlanInput): Int32Array | null {
   return Int32Array.from(fromGraph);
 }
 
-/** The graph search a ranking starts with (count and breadth, as graphCandidates asks), or null when it scans instead. */
-export function firstGraphSearch(input: PlanInput): { count: number; breadth: number } | null {
+/**
+ * The graph search a ranking starts with, as graphCandidates makes it: its count and breadth, and
+ * the filter its walk tests (null: a search without it); null when the ranking scans instead.
+ */
+export function firstGraphSearch(input: PlanInput): { count: number; breadth: number; filter: GraphFilter | null } | null {
   const { graphs, filtered, rowCount } = input;
   const passing = filtered ? filtered.length : rowCount;
   if (!graphs || passing <= input.exactBelow) return null;
+  const graph = graphs.graph(input.kind);
   const first = firstAsk(input, passing);
-  return worthAsking(input, graphs.graph(input.kind), passing, first.count, first.breadth) ? first : null;
+  if (!worthAsking(input, graph, passing, first.count, first.breadth)) return null;
+  const walk = walkableFilter(input, graph, filtered?.bitmap ?? null, passing);
+  const walked = walkedCount(input);
+  return walk && walkIsCheaper(graph, first, walked) ? { count: walked, breadth: first.breadth, filter: walk } : { ...first, filter: null };
 }
 
 /** The graph's candidate rows that pass the filter, at least k of them when the graph has them; null when a scan is cheaper. */
@@ -103,10 +110,9 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
   const { k, excludedIds, rowOf } = input;
   const graph = graphs.graph(input.kind);
   const first = firstAsk(input, passing);
-  // What the walk with the filter asks for: the page and the margin, all passing it.
-  const walked = k + EXTRA_GRAPH_CANDIDATES + excludedIds.size;
+  const walked = walkedCount(input);
   const walk = walkableFilter(input, graph, allowed, passing);
-  if (walk && !input.prefetched?.size && walkIsCheaper(graph, first, walked)) return walkFilteredCandidates(input, graph, walk, passing, first, walked);
+  if (walk && walkIsCheaper(graph, first, walked)) return walkFilteredCandidates(input, graph, walk, passing, first, walked);
   // Each shard is searched at least `breadth` wide: 0 until the query turns out to be off the data.
   let { count, breadth } = first;
   while (worthAsking(input, graph, passing, count, breadth)) {
@@ -136,8 +142,8 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
     if (rows.size >= k) return rows;
     // The graph could not reach as many vectors as asked though it holds them: scan instead.
     if (hits.length < count) return null;
-    // Short after a search without the filter (made on the graph search thread, or narrow enough not
-    // to walk): the walk finds what passes at once, where a second search would ask twice as wide.
+    // Short after a search without the filter (narrow enough not to walk): the walk finds what
+    // passes at once, where a second search would ask twice as wide.
     if (walk) return withRows(walkFilteredCandidates(input, graph, walk, passing, first, walked), rows);
     count = nextCount(count, hits.length + beyond.length, rows.size, k);
   }
@@ -149,9 +155,9 @@ function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8A
  * the page and EXTRA_GRAPH_CANDIDATES that pass, asked at once, where searching and filtering after
  * asks for more whenever the filter passes fewer of a query's neighbours than of all rows. At 100k
  * under the bench's broad filter, the 101 nearest that pass took 1.3 ms a query against 1.8
- * (docs/benchmarks.md). Taken first when no search was made beforehand on the graph search thread
- * (which only searches without a filter): under load, when no core is spare. Taken second when a
- * search without the filter found too few that pass.
+ * (docs/benchmarks.md). Taken first when that search would be wider than the graph is searched
+ * anyway (walkIsCheaper), on the graph search thread when a core is spare (firstGraphSearch); taken
+ * second when a search without the filter found too few that pass.
  */
 function walkFilteredCandidates(
   input: PlanInput,
@@ -167,7 +173,7 @@ function walkFilteredCandidates(
   let unfiltered = first.count;
   let count = walked;
   while (worthAsking(input, graph, passing, unfiltered, first.breadth)) {
-    const hits = graph.filteredSearch(input.query, count, first.breadth, filter);
+    const hits = graph.filteredSearch(input.query, count, first.breadth, filter, input.prefetched);
     const rows = new Set<number>();
     for (const { id } of hits) {
       const row = rowOf(id);
@@ -181,6 +187,9 @@ function walkFilteredCandidates(
   }
   return null;
 }
+
+/** What the walk with the filter asks for: the page and the margin, all passing it, and the excluded ids. */
+const walkedCount = (input: PlanInput) => input.k + EXTRA_GRAPH_CANDIDATES + input.excludedIds.size;
 
 /**
  * Whether the walk with the filter beats searching without it and filtering after. Measured at 100k

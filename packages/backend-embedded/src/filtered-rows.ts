@@ -22,10 +22,10 @@ export class FilteredRows {
     return this.rows.length;
   }
 
-  /** 1 at each passing row. */
+  /** 1 at each passing row; shared memory, for the graph search thread to read (graph-search-thread.ts). */
   get bitmap(): Uint8Array {
     if (!this.bits) {
-      this.bits = new Uint8Array(this.rowCount);
+      this.bits = new Uint8Array(new SharedArrayBuffer(this.rowCount));
       for (const row of this.rows) this.bits[row] = 1;
     }
     return this.bits;

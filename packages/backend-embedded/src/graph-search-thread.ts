@@ -13,23 +13,38 @@
  * same pages, mapped twice) answers exactly what this thread's would. A shard copied into memory
  * (written to since it was saved) is searched here as before. The thread checks that the file it
  * maps is the one the shard maps (identityOf), and a search it cannot answer is made here.
+ *
+ * A search may test a filter inside its walk (native-kernel's filteredGraphSearch, GraphShard's
+ * filteredSearch): the thread reads the filter's bitmap and IdRows' table in shared memory, which
+ * this thread may write meanwhile (id-rows.ts); the caller checks every row it returns again.
  */
 // The module, not its createRequire: the server's bundle declares a createRequire of its own (apps/server/build.mjs).
 import nodeModule from "node:module";
 import { cpus } from "node:os";
 import { Worker } from "node:worker_threads";
+import { addonFile } from "@orgsim/native-kernel";
+import type { WalkFilter } from "./graph-shard";
 
-/** One shard's search as the thread makes it: usearch's `search(query, asked)` on the view of `file`. */
+/**
+ * One shard's search as the thread makes it on the view of `file`: usearch's `search(query, asked)`,
+ * or with `walk`, filteredGraphSearch for `asked` nodes that pass, `walk.breadth` wide.
+ */
 export interface ViewSearch {
   file: string;
   /** The file's identity when the shard mapped it (identityOf): the thread maps only that file. */
   identity: string;
   asked: number;
+  walk?: ViewWalk;
 }
 
-/** usearch's answer to a search: keys and distances, nearest first. */
+/** A filter tested inside the walk, and how wide the walk goes. */
+export interface ViewWalk extends WalkFilter {
+  breadth: number;
+}
+
+/** A search's answer: keys (usearch's, or a walk's as numbers) and distances, nearest first. */
 export interface ShardMatches {
-  keys: BigUint64Array;
+  keys: BigUint64Array | Float64Array;
   distances: Float32Array;
 }
 
@@ -49,15 +64,16 @@ const { parentPort, workerData } = require("node:worker_threads");
 const { statSync } = require("node:fs");
 const usearch = require(workerData.usearch);
 const { Index } = usearch.default ?? usearch;
+const native = require(workerData.nativeKernel);
 const identityOf = ${identityOf};
+// usearch's views, and native-kernel's (for walks), by file and identity.
 const views = new Map();
-const viewOf = (file, identity) => {
-  const key = file + "|" + identity;
+const viewOf = (kind, file, identity, open) => {
+  const key = kind + "|" + file + "|" + identity;
   let view = views.get(key);
   if (!view) {
     if (identityOf(statSync(file)) !== identity) return null;
-    const index = new Index({ ...workerData.options, dimensions: workerData.dimension });
-    index.view(file);
+    const index = open();
     // Replaced while it was mapped: not the shard's file.
     if (identityOf(statSync(file)) !== identity) return null;
     view = { index, used: Date.now() };
@@ -66,13 +82,27 @@ const viewOf = (file, identity) => {
   view.used = Date.now();
   return view.index;
 };
+const openIndex = (file) => () => {
+  const index = new Index({ ...workerData.options, dimensions: workerData.dimension });
+  index.view(file);
+  return index;
+};
+const walk = (file, identity, query, asked, { breadth, idTable, rowTable, allowed, alwaysKeys }) => {
+  const view = viewOf("walk", file, identity, () => native.openGraphView(file));
+  if (!view) return null;
+  const keys = new Float64Array(asked);
+  const distances = new Float32Array(asked);
+  const found = native.filteredGraphSearch(view, query, asked, breadth, idTable, rowTable, allowed, alwaysKeys, keys, distances);
+  return { keys: keys.slice(0, found), distances: distances.slice(0, found) };
+};
 setInterval(() => {
   for (const [key, view] of views) if (Date.now() - view.used > 60000) views.delete(key);
 }, 10000).unref();
 parentPort.on("message", ({ id, query, searches }) => {
-  const results = searches.map(({ file, identity, asked }) => {
+  const results = searches.map(({ file, identity, asked, walk: filter }) => {
     try {
-      const index = viewOf(file, identity);
+      if (filter) return walk(file, identity, query, asked, filter);
+      const index = viewOf("search", file, identity, openIndex(file));
       if (!index) return null;
       const { keys, distances } = index.search(query, asked, 1);
       return { keys, distances };
@@ -135,7 +165,8 @@ export class GraphSearchThread {
     if (this.worker !== null) return this.worker;
     try {
       const usearch = nodeModule.createRequire(import.meta.url).resolve("usearch");
-      const worker = new Worker(WORKER, { eval: true, workerData: { usearch, dimension: this.dimension, options: this.options } });
+      const workerData = { usearch, nativeKernel: addonFile, dimension: this.dimension, options: this.options };
+      const worker = new Worker(WORKER, { eval: true, workerData });
       worker.unref();
       worker.once("online", () => {
         this.online = true;

@@ -98,10 +98,15 @@ export class GraphShard {
     return new GraphShard(index, options, file, identityOf(statSync(file)) === before ? before : null);
   }
 
-  /** The first usearch search that search(count, breadth) makes, for another thread to make on its own view; null for a shard in memory. */
-  viewSearch(count: number, breadth: number): ViewSearch | null {
+  /**
+   * The first usearch search that search(count, breadth) makes, or with `walk` the first walk of
+   * filteredSearch(count, breadth, walk), for another thread to make on its own view; null for a
+   * shard in memory.
+   */
+  viewSearch(count: number, breadth: number, walk?: WalkFilter): ViewSearch | null {
     if (!this.viewOf || !this.viewIdentity) return null;
-    return { file: this.viewOf, identity: this.viewIdentity, asked: Math.max(count, breadth) };
+    const view = { file: this.viewOf, identity: this.viewIdentity };
+    return walk ? { ...view, asked: count, walk: { ...walk, breadth: Math.max(count, breadth) } } : { ...view, asked: Math.max(count, breadth) };
   }
 
   /** Whether the shard is a view of its saved file (searchable on the graph search thread). */
@@ -165,12 +170,12 @@ export class GraphShard {
     for (let asked = wide; ; asked = wide + this.removed.size) {
       const matches = this.isPrefetched(prefetched, asked) ? prefetched.matches : this.index.search(query, asked, 1);
       const hits: ShardHits = { ids: [], distances: [] };
-      matches.keys.forEach((key, i) => {
-        const id = Number(key);
-        if (this.removed.has(id) || hits.ids.length === count) return;
+      for (let i = 0; i < matches.keys.length && hits.ids.length < count; i++) {
+        const id = Number(matches.keys[i]);
+        if (this.removed.has(id)) continue;
         hits.ids.push(id);
         hits.distances.push(matches.distances[i] as number);
-      });
+      }
       // Removed nodes took places: ask once more, for as many more as there are removed nodes.
       if (hits.ids.length === count || matches.keys.length < asked || asked > wide) return hits;
     }
@@ -184,24 +189,26 @@ export class GraphShard {
   /**
    * The `count` nearest nodes that pass `filter`, nearest first, searched `breadth` wide (at least
    * `count`) in nodes that pass: the filter is tested inside the walk (native-kernel's
-   * graph_view.cpp), which goes on through nodes that fail. Only while filtersInWalk.
+   * graph_view.cpp), which goes on through nodes that fail. `prefetched` answers the walk made
+   * beforehand with this very filter (on the graph search thread). Only while filtersInWalk.
    */
-  filteredSearch(query: Float32Array, count: number, breadth: number, filter: WalkFilter): ShardHits {
+  filteredSearch(query: Float32Array, count: number, breadth: number, filter: WalkFilter, prefetched?: PrefetchedMatches): ShardHits {
     const view = this.walkViewOf();
     if (!view) throw new Error("filteredSearch: the shard is not a view of its file");
-    const { idTable, rowTable, allowed, alwaysKeys } = filter;
     for (let asked = count; ; asked = count + this.removed.size) {
-      const keys = new Float64Array(asked);
-      const distances = new Float32Array(asked);
-      const found = filteredGraphSearch(view, query, asked, Math.max(asked, breadth), idTable, rowTable, allowed, alwaysKeys, keys, distances);
+      const wide = Math.max(asked, breadth);
+      const { keys, distances } = this.isPrefetched(prefetched, asked, { filter, breadth: wide })
+        ? prefetched.matches
+        : walkOf(view, query, asked, wide, filter);
       const hits: ShardHits = { ids: [], distances: [] };
-      for (let i = 0; i < found && hits.ids.length < count; i++) {
-        if (this.removed.has(keys[i] as number)) continue;
-        hits.ids.push(keys[i] as number);
+      for (let i = 0; i < keys.length && hits.ids.length < count; i++) {
+        const id = Number(keys[i]);
+        if (this.removed.has(id)) continue;
+        hits.ids.push(id);
         hits.distances.push(distances[i] as number);
       }
       // Removed nodes took places: ask once more, for as many more as there are removed nodes.
-      if (hits.ids.length === count || found < asked || asked > count) return hits;
+      if (hits.ids.length === count || keys.length < asked || asked > count) return hits;
     }
   }
 
@@ -222,9 +229,24 @@ export class GraphShard {
     return this.walkView;
   }
 
-  private isPrefetched(prefetched: PrefetchedMatches | undefined, asked: number): prefetched is PrefetchedMatches {
+  /** Whether `prefetched` is the search (or with `walk`, the walk) this view would make now. */
+  private isPrefetched(
+    prefetched: PrefetchedMatches | undefined,
+    asked: number,
+    walk?: { filter: WalkFilter; breadth: number },
+  ): prefetched is PrefetchedMatches {
     const search = prefetched?.search;
-    return search !== undefined && search.asked === asked && search.file === this.viewOf && search.identity === this.viewIdentity;
+    if (search === undefined || search.asked !== asked || search.file !== this.viewOf || search.identity !== this.viewIdentity) return false;
+    if (!walk || !search.walk) return !walk && !search.walk;
+    const { filter, breadth } = walk;
+    const made = search.walk;
+    return (
+      made.breadth === breadth &&
+      made.allowed === filter.allowed &&
+      made.idTable === filter.idTable &&
+      made.rowTable === filter.rowTable &&
+      made.alwaysKeys === filter.alwaysKeys
+    );
   }
 
   save(file: string): void {
@@ -244,4 +266,13 @@ export class GraphShard {
     this.viewOf = null;
     this.walkView = null;
   }
+}
+
+/** The `asked` nearest nodes of `view` passing `filter`, `breadth` wide (filteredGraphSearch). */
+function walkOf(view: GraphView, query: Float32Array, asked: number, breadth: number, filter: WalkFilter): ShardMatches {
+  const { idTable, rowTable, allowed, alwaysKeys } = filter;
+  const keys = new Float64Array(asked);
+  const distances = new Float32Array(asked);
+  const found = filteredGraphSearch(view, query, asked, breadth, idTable, rowTable, allowed, alwaysKeys, keys, distances);
+  return { keys: keys.subarray(0, found), distances: distances.subarray(0, found) };
 }

@@ -2,6 +2,9 @@
  * Each organization id's row in the MemoryIndex: a hash table over typed arrays (open addressing,
  * linear probing). It is built at every start from the saved ids: a Map of 1M numbers took 0.3 s
  * of each server process's start, and the collector walks its entries; this takes milliseconds.
+ * Its arrays are shared memory (SharedArrayBuffer): the graph search thread reads them while this
+ * thread writes (graph-search-thread.ts). A slot is written id first, row second, and a rehash
+ * writes new arrays, so a reader sees each slot old or new; what it finds is checked here after.
  */
 
 /** A slot never used (probing stops here) and a slot whose id was deleted (probing goes on). */
@@ -20,8 +23,8 @@ export class IdRows {
 
   constructor(expected = 0) {
     this.bits = Math.max(4, Math.ceil(Math.log2(expected / MAX_LOAD + 1)));
-    this.ids = new Float64Array(1 << this.bits);
-    this.rows = new Int32Array(1 << this.bits).fill(EMPTY);
+    this.ids = sharedFloat64s(1 << this.bits);
+    this.rows = sharedInt32s(1 << this.bits).fill(EMPTY);
   }
 
   /** The table of ids[row] → row for the first `n` rows. */
@@ -38,7 +41,7 @@ export class IdRows {
 
   /**
    * The table's arrays, for native code that finds ids as find() does (graph_view.cpp in
-   * packages/native-kernel, with the same hash): valid until the next set or delete.
+   * packages/native-kernel, with the same hash): current until the next set or delete.
    */
   get table(): { ids: Float64Array; rows: Int32Array } {
     return { ids: this.ids, rows: this.rows };
@@ -91,10 +94,13 @@ export class IdRows {
   private rehash(atLeast: number): void {
     const [ids, rows] = [this.ids, this.rows];
     this.bits = Math.max(this.bits, Math.ceil(Math.log2(atLeast / MAX_LOAD)) + 1);
-    this.ids = new Float64Array(1 << this.bits);
-    this.rows = new Int32Array(1 << this.bits).fill(EMPTY);
+    this.ids = sharedFloat64s(1 << this.bits);
+    this.rows = sharedInt32s(1 << this.bits).fill(EMPTY);
     this.held = 0;
     this.used = 0;
     for (let slot = 0; slot < rows.length; slot++) if ((rows[slot] as number) >= 0) this.set(ids[slot] as number, rows[slot] as number);
   }
 }
+
+const sharedFloat64s = (length: number) => new Float64Array(new SharedArrayBuffer(length * Float64Array.BYTES_PER_ELEMENT));
+const sharedInt32s = (length: number) => new Int32Array(new SharedArrayBuffer(length * Int32Array.BYTES_PER_ELEMENT));

@@ -456,7 +456,7 @@ export class MemoryIndex {
   async prefetchGraphSearch(query: Float32Array, kind: VectorKind, filtered: FilteredRows | null, options: RankOptions, thread: GraphSearchThread) {
     const first = firstGraphSearch(this.planInput(query, kind, filtered, options));
     if (!first || !this.graphs) return undefined;
-    return this.graphs.graph(kind).prefetch(query, first.count, first.breadth, thread);
+    return this.graphs.graph(kind).prefetch(query, first.count, first.breadth, thread, first.filter ?? undefined);
   }
 
   /** What the query planner (candidate-plan.ts) decides from. */

@@ -185,15 +185,21 @@ export class VectorGraph {
    * As search, but only nodes passing `filter` come back (each followed by its twins, which the
    * caller filters: a node with twins always passes). The filter is tested inside each shard's
    * walk, which keeps `breadth` nodes that pass: `breadth` times the filter's share, so that the
-   * walk goes about as far as an unfiltered search `breadth` wide. Only while filtersInWalk.
+   * walk goes about as far as an unfiltered search `breadth` wide. `prefetched` (from prefetch with
+   * the same filter) answers the shards' first walks it made. Only while filtersInWalk.
    */
-  filteredSearch(query: Float32Array, count: number, breadth: number, filter: GraphFilter): GraphHit[] {
-    const walkFilter: WalkFilter = { ...filter, alwaysKeys: this.nodesWithTwins() };
+  filteredSearch(query: Float32Array, count: number, breadth: number, filter: GraphFilter, prefetched?: GraphPrefetch): GraphHit[] {
+    const walk = this.walkFilter(filter);
     const search: ShardSearch = (shard, count, breadth) => {
-      const { ids, distances } = shard.filteredSearch(query, count, Math.ceil(breadth * filter.share), walkFilter);
+      const { ids, distances } = shard.filteredSearch(query, count, walkBreadth(breadth, filter), walk, prefetched?.get(shard));
       return ids.map((id, i) => ({ id, distance: distances[i] as number }));
     };
     return this.searchShards(search, count, breadth);
+  }
+
+  /** `filter` as each shard's walk tests it: nodes with twins pass whatever their row. */
+  private walkFilter(filter: GraphFilter): WalkFilter {
+    return { idTable: filter.idTable, rowTable: filter.rowTable, allowed: filter.allowed, alwaysKeys: this.nodesWithTwins() };
   }
 
   /** The shards searched as firstSearches says (re-asked as reaskShards says), their hits merged with their twins. */
@@ -221,12 +227,14 @@ export class VectorGraph {
   }
 
   /**
-   * The first searches of each shard search(query, count, breadth) makes, made on `thread` while the
-   * caller goes on; only shards that are views can be searched there (see graph-search-thread.ts).
+   * The first searches of each shard search(query, count, breadth) makes, or with `filter`
+   * filteredSearch(query, count, breadth, filter), made on `thread` while the caller goes on; only
+   * shards that are views can be searched there (see graph-search-thread.ts).
    */
-  async prefetch(query: Float32Array, count: number, breadth: number, thread: GraphSearchThread): Promise<GraphPrefetch> {
+  async prefetch(query: Float32Array, count: number, breadth: number, thread: GraphSearchThread, filter?: GraphFilter): Promise<GraphPrefetch> {
+    const walk = filter && this.walkFilter(filter);
     const views = this.firstSearches(count, breadth).flatMap(({ shard, count, breadth }) => {
-      const search = shard.viewSearch(count, breadth);
+      const search = filter ? shard.viewSearch(count, walkBreadth(breadth, filter), walk) : shard.viewSearch(count, breadth);
       return search ? [{ shard, search }] : [];
     });
     const results = await thread.search(
@@ -331,6 +339,9 @@ export class VectorGraph {
     return this.byHash;
   }
 }
+
+/** How wide a shard's walk goes to pass about as many nodes as a search without the filter `breadth` wide. */
+const walkBreadth = (breadth: number, filter: GraphFilter) => Math.ceil(breadth * filter.share);
 
 /** What each of `shards` shards is asked for, of a search for `count`. */
 const shardShare = (count: number, shards: number) => Math.max(MIN_SEARCH_BREADTH, Math.ceil((SHARD_OVERSAMPLING * count) / shards));

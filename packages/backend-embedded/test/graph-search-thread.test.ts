@@ -5,6 +5,7 @@ import { randomRecords, rng, unitVector } from "@orgsim/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GRAPH_OPTIONS, VIEW_OPTIONS } from "../src/graph-shard";
 import { type CpuTimes, GraphSearchThread, SpareCore } from "../src/graph-search-thread";
+import { IdRows } from "../src/id-rows";
 import { openEmbeddedBackend, SqliteOrganizationStore } from "../src/index";
 import { VectorGraph } from "../src/vector-graph";
 import { tempDir } from "./temp-dir";
@@ -51,6 +52,33 @@ describe("graph searches on the graph search thread", () => {
       expect(prefetched.size).toBe(Math.ceil(records.length / Math.min(shardNodes, records.length)));
       expect(graph.search(query, 60, 0, prefetched)).toEqual(graph.search(query, 60, 0));
     }
+  });
+
+  it("answers a shard's first walk with a filter as the shard itself does, and only the walk with that filter", async () => {
+    const { graph } = savedGraph(10_000);
+    const rows = new IdRows();
+    records.forEach((r, row) => {
+      rows.set(r.organization.id, row);
+    });
+    const allowed = new Uint8Array(new SharedArrayBuffer(records.length)).map((_, row) => (row % 3 === 0 ? 0 : 1));
+    const filter = { idTable: rows.table.ids, rowTable: rows.table.rows, allowed, share: 2 / 3 };
+    for (const query of queries) {
+      const prefetched = await graph.prefetch(query, 60, 0, thread, filter);
+      expect(prefetched.size).toBe(1);
+      expect(graph.filteredSearch(query, 60, 0, filter, prefetched)).toEqual(graph.filteredSearch(query, 60, 0, filter));
+    }
+    // The thread's walk answers (its first 5 nodes alone come back as they are) for that filter only.
+    const query = queries[0] as Float32Array;
+    const prefetched = await graph.prefetch(query, 60, 0, thread, filter);
+    const cut = new Map(
+      [...prefetched].map(([shard, { search, matches }]) => [
+        shard,
+        { search, matches: { keys: matches.keys.slice(0, 5), distances: matches.distances.slice(0, 5) } },
+      ]),
+    );
+    expect(graph.filteredSearch(query, 60, 0, filter, cut)).toHaveLength(5);
+    expect(graph.filteredSearch(query, 60, 0, { ...filter, allowed: allowed.slice() }, cut)).toHaveLength(60);
+    expect(graph.search(query, 60, 0, cut)).toEqual(graph.search(query, 60, 0));
   });
 
   it("leaves out nodes removed after its search, and answers nothing for a shard written to since", async () => {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { randomRecords, rng, unitVector } from "@orgsim/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GRAPH_OPTIONS } from "../src/graph-shard";
+import { GraphSearchThread } from "../src/graph-search-thread";
 import { IdRows } from "../src/id-rows";
 import { openEmbeddedBackend } from "../src/index";
 import { type GraphFilter, type GraphHit, VectorGraph } from "../src/vector-graph";
@@ -170,43 +171,69 @@ describe("a filtered vector ranking of a store opened on its saved graphs", () =
     dir.remove();
   });
 
-  it("walks for the rest when a search made beforehand on the graph search thread found too few that pass", async () => {
-    const dir = tempDir();
-    const model = { modelId: "test-model", dimension: DIM };
+  describe("with the graph search thread, the 1,200 nearest to an organization failing the filter", () => {
     const records = randomRecords(3_000, DIM, 23);
     const own = records[11] as (typeof records)[number];
-    // The 1,200 nearest to `own` fail the filter (employees at least 50), the 1,800 others pass: the
-    // first search, about 240 wide, finds none that pass.
+    // The 1,200 nearest to `own` fail the filter (employees at least 50), the 1,800 others pass: a
+    // search without the filter, 128 to 240 wide, finds none that pass.
     const cosine = (v: Float32Array) => v.reduce((sum, x, i) => sum + x * (own.profileVector[i] as number), 0);
     const byNearness = [...records].sort((a, b) => cosine(b.profileVector) - cosine(a.profileVector));
     byNearness.forEach((record, place) => {
       record.organization.metrics.employee_count = place < 1_200 ? 10 : 100;
     });
-    const writer = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0 } });
-    await writer.organizations.upsert(records, model);
-    await writer.organizations.vectorIndexSettled();
-    await writer.close();
-    const store = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: "always" } });
-    const exact = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: Number.POSITIVE_INFINITY, searchThread: false } });
     const filter = { employeesMin: 50, excludeIds: [own.organization.id] };
-    const query = { vector: own.profileVector, kind: "profile" as const, filter, offset: 0, size: 100, storedVector: true };
-    // The graph search thread started and ready, as after an import.
-    await store.organizations.vectorIndexSettled();
-    const prefetched = vi.spyOn(VectorGraph.prototype, "prefetch");
-    const walked = vi.spyOn(VectorGraph.prototype, "filteredSearch");
-    const searched = vi.spyOn(VectorGraph.prototype, "search");
-    // As a hybrid ranking asks while its word ranking runs: the first search goes to the graph search thread.
-    const got = (await store.organizations.rank({ ...query, concurrent: true })).map((hit) => hit.id);
-    const want = (await exact.organizations.rank(query)).map((hit) => hit.id);
-    expect(prefetched).toHaveBeenCalledTimes(1);
-    expect(searched).toHaveBeenCalledTimes(1);
-    expect(walked).toHaveBeenCalledTimes(1);
-    expect(got).toHaveLength(100);
-    expect(want.filter((id) => got.includes(id)).length).toBeGreaterThanOrEqual(98);
-    vi.restoreAllMocks();
-    await store.close();
-    await exact.close();
-    dir.remove();
+    const queryOf = (size: number) => ({ vector: own.profileVector, kind: "profile" as const, filter, offset: 0, size, storedVector: true });
+    let dir: ReturnType<typeof tempDir>;
+    let stores: Record<"threaded" | "unthreaded" | "exact", ReturnType<typeof openEmbeddedBackend>>;
+    beforeEach(async () => {
+      dir = tempDir();
+      const writer = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0 } });
+      await writer.organizations.upsert(records, { modelId: "test-model", dimension: DIM });
+      await writer.organizations.vectorIndexSettled();
+      await writer.close();
+      stores = {
+        threaded: openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: "always" } }),
+        unthreaded: openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: false } }),
+        exact: openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: Number.POSITIVE_INFINITY, searchThread: false } }),
+      };
+      // The graph search thread started and ready, as after an import.
+      await stores.threaded.organizations.vectorIndexSettled();
+    });
+    afterEach(async () => {
+      vi.restoreAllMocks();
+      for (const store of Object.values(stores)) await store.close();
+      dir.remove();
+    });
+
+    it("walks on the thread when the walk comes first (100 wanted), answering as the walk on the caller's thread", async () => {
+      const prefetched = vi.spyOn(VectorGraph.prototype, "prefetch");
+      const searched = vi.spyOn(VectorGraph.prototype, "search");
+      const onThread = vi.spyOn(GraphSearchThread.prototype, "search");
+      // As a hybrid ranking asks while its word ranking runs.
+      const got = await stores.threaded.organizations.rank({ ...queryOf(100), concurrent: true });
+      expect(prefetched).toHaveBeenCalledTimes(1);
+      expect(prefetched.mock.calls[0]?.[4]).toBeDefined();
+      expect(onThread.mock.calls[0]?.[1].map((view) => view.walk?.breadth)).toEqual([141]);
+      expect(await onThread.mock.results[0]?.value).toEqual([expect.objectContaining({ keys: expect.any(Float64Array) })]);
+      expect(searched).not.toHaveBeenCalled();
+      expect(got).toEqual(await stores.unthreaded.organizations.rank(queryOf(100)));
+      const want = (await stores.exact.organizations.rank(queryOf(100))).map((hit) => hit.id);
+      expect(want.filter((id) => got.some((hit) => hit.id === id)).length).toBeGreaterThanOrEqual(98);
+    });
+
+    it("walks for the rest when a search without the filter, made on the thread (a page of 10), found too few that pass", async () => {
+      const prefetched = vi.spyOn(VectorGraph.prototype, "prefetch");
+      const walked = vi.spyOn(VectorGraph.prototype, "filteredSearch");
+      const searched = vi.spyOn(VectorGraph.prototype, "search");
+      const got = (await stores.threaded.organizations.rank({ ...queryOf(10), concurrent: true })).map((hit) => hit.id);
+      expect(prefetched).toHaveBeenCalledTimes(1);
+      expect(prefetched.mock.calls[0]?.[4]).toBeUndefined();
+      expect(searched).toHaveBeenCalledTimes(1);
+      expect(walked).toHaveBeenCalledTimes(1);
+      const want = (await stores.exact.organizations.rank(queryOf(10))).map((hit) => hit.id);
+      expect(got).toHaveLength(10);
+      expect(want.filter((id) => got.includes(id)).length).toBeGreaterThanOrEqual(9);
+    });
   });
 
   it("walks only where searching without the filter would search wider than the graph is searched anyway, over one graph", async () => {
