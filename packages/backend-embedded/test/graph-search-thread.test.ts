@@ -154,6 +154,58 @@ describe("the embedded store's graph search thread", () => {
   });
 });
 
+describe("the walk with the filter on the graph search thread (a store of one graph)", () => {
+  it("ranks as without the thread, also when this thread writes while the walk runs", async () => {
+    const dir = tempDir();
+    const records = randomRecords(3000, DIM, 73);
+    const writer = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0 } });
+    await writer.organizations.upsert(records, MODEL);
+    await writer.organizations.vectorIndexSettled();
+    await writer.close();
+    const withThread = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: "always" } });
+    const without = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: false } });
+    await withThread.organizations.vectorIndexSettled();
+    const walks = vi.spyOn(GraphSearchThread.prototype, "search");
+    const filter = { employeesMin: 50 };
+    const queryOf = (seed: number, storedVector: boolean) => ({
+      vector: unitVector(DIM, rng(seed)),
+      kind: "profile" as const,
+      filter,
+      offset: 0,
+      size: 100,
+      storedVector,
+      concurrent: true,
+    });
+    const expectSame = async (seeds: number[]) => {
+      for (const seed of seeds)
+        for (const query of [queryOf(seed, false), queryOf(seed, true)])
+          expect(await withThread.organizations.rank(query)).toEqual(await without.organizations.rank(query));
+    };
+    await expectSame([100, 101, 102]);
+    // Stored vectors walk (141 that pass, where a search without the filter would ask about 193);
+    // a text's embedding is searched 256 wide anyway, without the filter.
+    expect(walks.mock.calls.map(([, views]) => views.map((view) => view.walk !== undefined))).toEqual(
+      Array(3)
+        .fill([[false], [true]])
+        .flat(),
+    );
+    expect((await Promise.all(walks.mock.results.map((r) => r.value))).every((r) => r?.[0] !== null)).toBe(true);
+    // A ranking whose walk may still run while 2,000 organizations are written (IdRows grows into new tables) and one deleted.
+    const more = randomRecords(2000, DIM, 74, 10_000);
+    const employees = new Map([...records, ...more].map((r) => [r.organization.id, r.organization.metrics.employee_count ?? 0]));
+    const ranking = withThread.organizations.rank(queryOf(103, true));
+    await Promise.all([withThread.organizations.upsert(more, MODEL), withThread.organizations.delete(records[5]?.organization.id as number)]);
+    const hits = await ranking;
+    expect(hits).toHaveLength(100);
+    expect(hits.every((hit) => (employees.get(hit.id) as number) >= 50)).toBe(true);
+    await withThread.organizations.vectorIndexSettled();
+    await expectSame([104, 105]);
+    await withThread.close();
+    await without.close();
+    dir.remove();
+  });
+});
+
 describe("the hybrid ranking's vector ranking, beside its word ranking", () => {
   it("is asked for beside the words when it starts before they end (similar to an organization), not when a description is embedded after", async () => {
     const dir = tempDir();
