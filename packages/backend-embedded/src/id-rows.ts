@@ -4,7 +4,8 @@
  * of each server process's start, and the collector walks its entries; this takes milliseconds.
  * Its arrays are shared memory (SharedArrayBuffer): the graph search thread reads them while this
  * thread writes (graph-search-thread.ts). A slot is written id first, row second, and a rehash
- * writes new arrays, so a reader sees each slot old or new; what it finds is checked here after.
+ * writes new arrays, so a reader sees each slot old or new; the rows it finds are checked again on
+ * this thread (candidate-plan.ts).
  */
 
 /** A slot never used (probing stops here) and a slot whose id was deleted (probing goes on). */
