@@ -139,13 +139,21 @@ export class GraphSearchThread {
    */
   search(query: Float32Array, searches: readonly ViewSearch[]): Promise<(ShardMatches | null)[] | null> {
     const worker = this.start();
-    if (!worker || !this.online || searches.length === 0) return Promise.resolve(null);
-    if (this.whenCoreSpare && !this.spareCore.available()) return Promise.resolve(null);
+    if (!worker || !this.takesSearches() || searches.length === 0) return Promise.resolve(null);
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
       worker.postMessage({ id, query, searches });
     });
+  }
+
+  /**
+   * Whether a search asked now may be made: the thread has not started yet (the search starts it),
+   * or it runs and a core is spare (if that is asked for). A caller plans none for it otherwise.
+   */
+  takesSearches(): boolean {
+    if (this.worker === null) return true;
+    return this.worker !== undefined && this.online && !(this.whenCoreSpare && !this.spareCore.available());
   }
 
   /** Starts the thread; resolves once it takes searches (or has failed). */

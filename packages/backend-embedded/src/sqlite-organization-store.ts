@@ -254,9 +254,11 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   /** The ranking's first graph search, made on the graph search thread while this one goes on (graph-search-thread.ts). */
   private async prefetchGraphSearch(query: VectorQuery, excludedIds: ReadonlySet<number>): Promise<GraphPrefetch | undefined> {
+    // Under load (no core to spare) the thread takes no search: none is planned for it.
+    if (!this.graphThread?.takesSearches() || query.size <= 0) return undefined;
     this.catchUp();
     const index = this.index;
-    if (!index || !this.graphThread || query.size <= 0 || query.vector.length !== index.dimension) return undefined;
+    if (!index || query.vector.length !== index.dimension) return undefined;
     return index.prefetchGraphSearch(query.vector, query.kind, index.filterRows(query.filter), { ...query, excludedIds }, this.graphThread);
   }
 

@@ -237,6 +237,46 @@ describe("the hybrid ranking's vector ranking, beside its word ranking", () => {
   });
 });
 
+describe("a search the graph search thread takes", () => {
+  it("is one asked before the thread starts (which starts it) or while it runs, none once it is closed", async () => {
+    const thread = new GraphSearchThread(DIM, VIEW_OPTIONS, false);
+    expect(thread.takesSearches()).toBe(true);
+    await thread.ready();
+    expect(thread.takesSearches()).toBe(true);
+    await thread.close();
+    expect(thread.takesSearches()).toBe(false);
+  });
+
+  it("is not planned by a ranking while the thread takes none (no core to spare): the ranking answers the same", async () => {
+    const dir = tempDir();
+    const records = randomRecords(3000, DIM, 75);
+    const writer = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0 } });
+    await writer.organizations.upsert(records, MODEL);
+    await writer.organizations.vectorIndexSettled();
+    await writer.close();
+    const store = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: "always" } });
+    await store.organizations.vectorIndexSettled();
+    const query = {
+      vector: unitVector(DIM, rng(76)),
+      kind: "profile" as const,
+      filter: { employeesMin: 50 },
+      offset: 0,
+      size: 100,
+      storedVector: true,
+      concurrent: true,
+    };
+    const prefetched = vi.spyOn(VectorGraph.prototype, "prefetch");
+    const planned = await store.organizations.rank(query);
+    expect(prefetched).toHaveBeenCalledTimes(1);
+    vi.spyOn(GraphSearchThread.prototype, "takesSearches").mockReturnValue(false);
+    expect(await store.organizations.rank(query)).toEqual(planned);
+    expect(prefetched).toHaveBeenCalledTimes(1);
+    vi.restoreAllMocks();
+    await store.close();
+    dir.remove();
+  });
+});
+
 describe("a spare core", () => {
   it("is there while the CPUs were at least half a core idle over the last tenth of a second, and is read at most that often", () => {
     const readings: CpuTimes[] = [];
