@@ -13,6 +13,14 @@ import { tempDir } from "./temp-dir";
 const DIM = 16;
 const MODEL = { modelId: "test-model", dimension: DIM };
 
+/** A store of `records` written to `dataDir` and closed: its graphs saved, to be opened again as views. */
+async function writeSavedGraphs(dataDir: string, records: ReturnType<typeof randomRecords>): Promise<void> {
+  const writer = openEmbeddedBackend({ dataDir, vectorIndex: { exactBelow: 0 } });
+  await writer.organizations.upsert(records, MODEL);
+  await writer.organizations.vectorIndexSettled();
+  await writer.close();
+}
+
 describe("graph searches on the graph search thread", () => {
   let dir: ReturnType<typeof tempDir>;
   let thread: GraphSearchThread;
@@ -158,10 +166,7 @@ describe("the walk with the filter on the graph search thread (a store of one gr
   it("ranks as without the thread, also when this thread writes while the walk runs", async () => {
     const dir = tempDir();
     const records = randomRecords(3000, DIM, 73);
-    const writer = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0 } });
-    await writer.organizations.upsert(records, MODEL);
-    await writer.organizations.vectorIndexSettled();
-    await writer.close();
+    await writeSavedGraphs(dir.path, records);
     const withThread = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: "always" } });
     const without = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: false } });
     await withThread.organizations.vectorIndexSettled();
@@ -249,11 +254,7 @@ describe("a search the graph search thread takes", () => {
 
   it("is not planned by a ranking while the thread takes none (no core to spare): the ranking answers the same", async () => {
     const dir = tempDir();
-    const records = randomRecords(3000, DIM, 75);
-    const writer = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0 } });
-    await writer.organizations.upsert(records, MODEL);
-    await writer.organizations.vectorIndexSettled();
-    await writer.close();
+    await writeSavedGraphs(dir.path, randomRecords(3000, DIM, 75));
     const store = openEmbeddedBackend({ dataDir: dir.path, vectorIndex: { exactBelow: 0, searchThread: "always" } });
     await store.organizations.vectorIndexSettled();
     const query = {
