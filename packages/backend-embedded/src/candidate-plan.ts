@@ -98,21 +98,29 @@ export function firstGraphSearch(input: PlanInput): { count: number; breadth: nu
   const passing = filtered ? filtered.length : rowCount;
   if (!graphs || passing <= input.exactBelow) return null;
   const graph = graphs.graph(input.kind);
-  const first = firstAsk(input, passing);
+  const { first, walk, walked, walkFirst } = opening(input, graph, filtered?.bitmap ?? null, passing);
   if (!worthAsking(input, graph, passing, first.count, first.breadth)) return null;
-  const walk = walkableFilter(input, graph, filtered?.bitmap ?? null, passing);
+  return walkFirst ? { count: walked, breadth: first.breadth, filter: walk } : { ...first, filter: null };
+}
+
+/**
+ * How a ranking opens, decided once for graphCandidates and firstGraphSearch (whose search made
+ * beforehand must be the one graphCandidates then makes): the first search without the filter,
+ * the walkable filter and what its walk asks for, and whether the walk comes first.
+ */
+function opening(input: PlanInput, graph: VectorGraph, allowed: Uint8Array | null, passing: number) {
+  const first = firstAsk(input, passing);
+  const walk = walkableFilter(input, graph, allowed, passing);
   const walked = walkedCount(input);
-  return walk && walkIsCheaper(graph, first, walked) ? { count: walked, breadth: first.breadth, filter: walk } : { ...first, filter: null };
+  return { first, walk, walked, walkFirst: walk !== null && walkIsCheaper(graph, first, walked) };
 }
 
 /** The graph's candidate rows that pass the filter, at least k of them when the graph has them; null when a scan is cheaper. */
 function graphCandidates(input: PlanInput, graphs: VectorGraphs, allowed: Uint8Array | null, passing: number): Set<number> | null {
   const { k, excludedIds, rowOf } = input;
   const graph = graphs.graph(input.kind);
-  const first = firstAsk(input, passing);
-  const walked = walkedCount(input);
-  const walk = walkableFilter(input, graph, allowed, passing);
-  if (walk && walkIsCheaper(graph, first, walked)) return walkFilteredCandidates(input, graph, walk, passing, first, walked);
+  const { first, walk, walked, walkFirst } = opening(input, graph, allowed, passing);
+  if (walk && walkFirst) return walkFilteredCandidates(input, graph, walk, passing, first, walked);
   // Each shard is searched at least `breadth` wide: 0 until the query turns out to be off the data.
   let { count, breadth } = first;
   while (worthAsking(input, graph, passing, count, breadth)) {
