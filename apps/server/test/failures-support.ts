@@ -111,7 +111,7 @@ export function inspectSqlite(dataDir: string): StoreState {
     );
     const count = (sql: string) => db.prepare<[], number>(sql).pluck().get() as number;
     const withoutVector = count(
-      "SELECT count(*) FROM organizations o WHERE NOT EXISTS (SELECT 1 FROM organization_vectors v WHERE v.org_id = o.id AND v.kind = 'profile')",
+      "SELECT count(*) FROM organizations o WHERE NOT EXISTS (SELECT 1 FROM organization_vectors v WHERE v.org_row = o.row AND v.kind = 'profile')",
     );
     if (withoutVector > 0) problems.push(`${withoutVector} organizations without a profile vector`);
     if (rows.length > 0) {
@@ -122,11 +122,8 @@ export function inspectSqlite(dataDir: string): StoreState {
         .get(meta.vector_model_id ?? "", dimension * 4) as number;
       if (badVectors > 0) problems.push(`${badVectors} vectors of another model or length`);
     }
-    const orphans =
-      count("SELECT count(*) FROM organization_vectors WHERE org_id NOT IN (SELECT id FROM organizations)") +
-      count("SELECT count(*) FROM organization_locations WHERE org_id NOT IN (SELECT id FROM organizations)") +
-      count("SELECT count(*) FROM organization_categories WHERE org_id NOT IN (SELECT id FROM organizations)");
-    if (orphans > 0) problems.push(`${orphans} rows of organizations that do not exist`);
+    const orphans = count("SELECT count(*) FROM organization_vectors WHERE org_row NOT IN (SELECT row FROM organizations)");
+    if (orphans > 0) problems.push(`${orphans} vectors of organizations that do not exist`);
     return { ids: rows.map((r) => r.id), problems };
   } finally {
     db.close();

@@ -47,11 +47,11 @@ function sqlCandidates(db: Db, f: OrganizationFilter): number[] | null {
   if (f.location) {
     const { countries, subdivisions, hqOnly } = f.location;
     if (hqOnly) where.push(`(hq_country IN ${list(countries)} OR hq_subdivision IN ${list(subdivisions)})`);
-    else where.push(`id IN (SELECT org_id FROM organization_locations WHERE country_code IN ${list(countries)} OR subdivision_code IN ${list(subdivisions)})`);
+    else where.push(`id IN (SELECT org_id FROM bench_locations WHERE country_code IN ${list(countries)} OR subdivision_code IN ${list(subdivisions)})`);
   }
   if (f.employeeRanges) where.push(`employee_range IN ${list(f.employeeRanges)}`);
   if (f.fundingStages) where.push(`last_round_stage IN ${list(f.fundingStages)}`);
-  if (f.categories) where.push(`id IN (SELECT org_id FROM organization_categories WHERE slug IN ${list(f.categories)})`);
+  if (f.categories) where.push(`id IN (SELECT org_id FROM bench_categories WHERE slug IN ${list(f.categories)})`);
   for (const [column, op, value] of [
     ["employee_count", ">=", f.employeesMin],
     ["employee_count", "<=", f.employeesMax],
@@ -113,15 +113,21 @@ async function bench(count: number) {
     // The same index the store builds, held here so both strategies rank identical candidates.
     const index = new MemoryIndex(DIM);
     for (const r of records) index.put(r.organization.id, filterColumnsOf(r.organization), r.profileVector, r.customerVector);
-    // A second connection with the indexes SQL filtering would need: SQL's best case.
+    // A second connection with the tables and indexes SQL filtering would need: SQL's best case.
+    // (The store keeps no locations or categories table since migration 6: they are made here from the documents.)
     const { default: Database } = await import("better-sqlite3");
     const db = new Database(backend.file);
     db.exec(`
+      CREATE TABLE IF NOT EXISTS bench_locations AS
+        SELECT id AS org_id, doc ->> '$.location.headquarters.country_code' AS country_code, doc ->> '$.location.headquarters.subdivision_code' AS subdivision_code
+        FROM organizations WHERE doc ->> '$.location.headquarters' IS NOT NULL
+        UNION ALL SELECT o.id, e.value ->> 'country_code', e.value ->> 'subdivision_code' FROM organizations o, json_each(o.doc, '$.location.offices') e;
+      CREATE TABLE IF NOT EXISTS bench_categories AS SELECT o.id AS org_id, e.value AS slug FROM organizations o, json_each(o.doc, '$.categories') e;
       CREATE INDEX IF NOT EXISTS b1 ON organizations(hq_country); CREATE INDEX IF NOT EXISTS b2 ON organizations(hq_subdivision);
       CREATE INDEX IF NOT EXISTS b3 ON organizations(employee_range); CREATE INDEX IF NOT EXISTS b4 ON organizations(employee_count);
       CREATE INDEX IF NOT EXISTS b5 ON organizations(founded_year); CREATE INDEX IF NOT EXISTS b6 ON organizations(last_round_stage);
-      CREATE INDEX IF NOT EXISTS b7 ON organizations(last_round_date); CREATE INDEX IF NOT EXISTS b8 ON organization_categories(slug, org_id);
-      CREATE INDEX IF NOT EXISTS b9 ON organization_locations(country_code, org_id); CREATE INDEX IF NOT EXISTS b10 ON organization_locations(subdivision_code, org_id);
+      CREATE INDEX IF NOT EXISTS b7 ON organizations(last_round_date); CREATE INDEX IF NOT EXISTS b8 ON bench_categories(slug, org_id);
+      CREATE INDEX IF NOT EXISTS b9 ON bench_locations(country_code, org_id); CREATE INDEX IF NOT EXISTS b10 ON bench_locations(subdivision_code, org_id);
       ANALYZE;`);
 
     const random = rng(7);

@@ -99,6 +99,58 @@ export const MIGRATIONS: readonly (string | ((db: Db) => void))[] = [
   DROP TRIGGER organization_names_insert;
   DROP TRIGGER organization_names_delete;
   `,
+  `
+  -- Rows in the order written, whatever the ids: an import's ids are hashes (the importer's), and a
+  -- table and indexes keyed by them took each write's rows all over the file, so every commit
+  -- rewrote about a page an organization in each (an import of 100k with hashed ids wrote 126 KiB
+  -- an organization, at 5,047 a second; docs/benchmarks.md). Now the documents and vectors are
+  -- appended, and only the id's index (and the lookup keys' ones) take ids at random.
+  CREATE TABLE organizations_by_row (
+    row INTEGER PRIMARY KEY,
+    id INTEGER NOT NULL UNIQUE,
+    hq_country TEXT,
+    hq_subdivision TEXT,
+    employee_count INTEGER,
+    employee_range TEXT,
+    founded_year INTEGER,
+    last_round_stage TEXT,
+    last_round_date TEXT,
+    doc TEXT NOT NULL,
+    name_key TEXT NOT NULL DEFAULT '',
+    domain_key TEXT
+  );
+  INSERT INTO organizations_by_row (id, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, doc, name_key, domain_key)
+    SELECT id, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, doc, name_key, domain_key
+    FROM organizations ORDER BY id;
+  CREATE TABLE organization_vectors_by_row (
+    org_row INTEGER NOT NULL REFERENCES organizations_by_row(row) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('profile', 'customer')),
+    model_id TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (org_row, kind)
+  );
+  INSERT INTO organization_vectors_by_row (org_row, kind, model_id, vector)
+    SELECT o.row, v.kind, v.model_id, v.vector FROM organization_vectors v JOIN organizations_by_row o ON o.id = v.org_id ORDER BY o.row, v.kind;
+  -- The locations and categories were only read to load the memory index, which takes them from
+  -- the documents now, as it does when it catches up (organization-changes.ts).
+  DROP TABLE organization_locations;
+  DROP TABLE organization_categories;
+  DROP TABLE organization_vectors;
+  DROP TABLE organizations;
+  -- Renaming a table also renames it where other tables reference it.
+  ALTER TABLE organizations_by_row RENAME TO organizations;
+  ALTER TABLE organization_vectors_by_row RENAME TO organization_vectors;
+  CREATE INDEX organizations_by_name_key ON organizations(name_key, id);
+  CREATE INDEX organizations_by_domain_key ON organizations(domain_key, id);
+  -- The name index keeps the organization id as its rowid (a lookup's tiers are by id), but no copy
+  -- of the names (they are the organizations' name_key) nor their lengths (lookups do not rank):
+  -- two tables fewer that an id's write goes into at random. A write removes a name with FTS5's
+  -- 'delete' command, while the organization's row still holds it.
+  DROP TABLE organization_names;
+  CREATE VIRTUAL TABLE organization_names USING fts5(name_key, content = 'organizations', content_rowid = 'id', columnsize = 0,
+    tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3');
+  INSERT INTO organization_names (organization_names) VALUES ('rebuild');
+  `,
 ];
 
 /**

@@ -16,10 +16,11 @@ export class MultiRowInsert {
   private values: unknown[] = [];
   private readonly done: WriteStep[] = [];
 
-  /** `into`: "table (column, ...)", `width` columns. */
+  /** `into`: "table (column, ...)", `width` values a row; `row`: a row's values in SQL, `width` parameters (plain ones by default). */
   constructor(
     private readonly into: string,
     private readonly width: number,
+    private readonly row = `(${Array(width).fill("?").join(", ")})`,
   ) {}
 
   add(...row: unknown[]): void {
@@ -43,8 +44,7 @@ export class MultiRowInsert {
   private sqlFor(rows: number): string {
     let sql = this.sql.get(rows);
     if (!sql) {
-      const row = `(${Array(this.width).fill("?").join(", ")})`;
-      sql = `INSERT INTO ${this.into} VALUES ${Array(rows).fill(row).join(", ")}`;
+      sql = `INSERT INTO ${this.into} VALUES ${Array(rows).fill(this.row).join(", ")}`;
       this.sql.set(rows, sql);
     }
     return sql;

@@ -4,9 +4,9 @@
  * beside the import CLI, catches up by reading only what changed since the generation it holds,
  * instead of reloading every organization.
  */
-import { type IndexEntry, filterColumnsOf } from "./memory-index";
-import { hasExplicitCustomerText, lexicalTextsOf, type Organization, type VectorKind } from "@orgsim/core";
 import type { Db } from "./database";
+import type { IndexEntry } from "./memory-index";
+import { STORED_ENTRIES_SQL, type StoredEntryRow, storedEntry } from "./stored-entries";
 import type { WriteStep } from "./write-steps";
 
 /** Changes are kept for at least this many generations (pruned every 100); a store further behind reloads everything. */
@@ -42,10 +42,7 @@ export class OrganizationChanges {
       changed: db
         .prepare<[number, number], number>("SELECT DISTINCT org_id FROM organization_changes WHERE generation > ? AND generation <= ? ORDER BY org_id")
         .pluck(),
-      docs: db.prepare<[string], { id: number; doc: string }>("SELECT id, doc FROM organizations WHERE id IN (SELECT value FROM json_each(?))"),
-      vectors: db.prepare<[string], { id: number; kind: VectorKind; vector: Buffer }>(
-        "SELECT org_id AS id, kind, vector FROM organization_vectors WHERE org_id IN (SELECT value FROM json_each(?))",
-      ),
+      entries: db.prepare<[string], StoredEntryRow>(`${STORED_ENTRIES_SQL} WHERE o.id IN (SELECT value FROM json_each(?))`),
     };
   }
 
@@ -59,33 +56,6 @@ export class OrganizationChanges {
 
   /** What the memory index holds of each of `ids` that still exists (the others were deleted), read as the writer wrote them. */
   entries(ids: readonly number[]): IndexEntry[] {
-    const json = JSON.stringify(ids);
-    const vectors = new Map<number, Partial<Record<VectorKind, Float32Array>>>();
-    for (const { id, kind, vector } of this.sql.vectors.all(json)) {
-      const held = vectors.get(id) ?? {};
-      held[kind] = fromBlob(vector);
-      vectors.set(id, held);
-    }
-    return this.sql.docs.all(json).flatMap(({ id, doc }) => {
-      const organization = JSON.parse(doc) as Organization;
-      const { profile, customer } = vectors.get(id) ?? {};
-      if (!profile) return [];
-      return [
-        {
-          id,
-          columns: filterColumnsOf(organization),
-          profile,
-          customer: customer ?? null,
-          texts: lexicalTextsOf(organization),
-          customerStated: hasExplicitCustomerText(organization),
-        },
-      ];
-    });
+    return this.sql.entries.all(JSON.stringify(ids)).map(storedEntry);
   }
 }
-
-/** Vectors are stored as raw Float32 bytes (little-endian on every platform Node runs on). */
-export const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-/** A Float32Array over the blob's bytes; copied only when the Buffer is not 4-byte aligned. */
-export const fromBlob = (blob: Buffer) =>
-  blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(new Uint8Array(blob).buffer);

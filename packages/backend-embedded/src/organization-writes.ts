@@ -35,10 +35,13 @@ const GENERATION_STEP = 1;
 /** The generation a write's steps made (their results, as runWriteSteps returns them). */
 export const generationOf = (results: readonly unknown[]) => Number((results[GENERATION_STEP] as [{ value: string }])[0].value);
 
+/** Takes organizations' names out of the name index, which holds no copy of them (database.ts, migration 6): before their rows go. */
+const DELETE_NAMES = "INSERT INTO organization_names (organization_names, rowid, name_key) SELECT 'delete', id, name_key FROM organizations";
+
 const SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
 
 /**
- * Replaces each organization's rows (its children go by ON DELETE CASCADE, its name by the names'
+ * Replaces each organization's rows (its vectors go by ON DELETE CASCADE, its name by the names'
  * delete), many rows a statement, then the name index of them all in one statement (FTS5 then
  * flushes its terms once: see migration 5). `modelStored`: whether the store's thread found a
  * model stored (it admitted `model`); if not, the write stores `model` as the store's.
@@ -50,7 +53,7 @@ export function upsertPlan(rows: readonly OrganizationRow[], model: VectorModel,
   const steps: WriteStep[] = [
     { sql: MODEL_ADMITTED_SQL, params: [model.modelId, String(model.dimension)], expect: JSON.stringify([{ admitted: 1 }]) },
     ...generationSteps(latest.keys()),
-    { sql: "DELETE FROM organization_names WHERE rowid IN (SELECT id FROM organizations WHERE id IN (SELECT value FROM json_each(?)))", params: [ids] },
+    { sql: `${DELETE_NAMES} WHERE id IN (SELECT value FROM json_each(?))`, params: [ids] },
     { sql: "DELETE FROM organizations WHERE id IN (SELECT value FROM json_each(?))", params: [ids] },
   ];
   if (!modelStored) {
@@ -67,7 +70,7 @@ export function deletePlan(id: number): WritePlan {
   const steps: WriteStep[] = [
     { sql: "SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?) AS present", params: [id], expect: JSON.stringify([{ present: 1 }]) },
     ...generationSteps([id]),
-    { sql: "DELETE FROM organization_names WHERE rowid = ?", params: [id] },
+    { sql: `${DELETE_NAMES} WHERE id = ?`, params: [id] },
     { sql: "DELETE FROM organizations WHERE id = ?", params: [id] },
   ];
   return { steps, transfer: [] };
@@ -79,9 +82,8 @@ function rowInserts(rows: readonly OrganizationRow[], modelId: string) {
     "organizations (id, doc, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, name_key, domain_key)",
     11,
   );
-  const locations = new MultiRowInsert("organization_locations (org_id, is_hq, country_code, subdivision_code)", 4);
-  const categories = new MultiRowInsert("organization_categories (org_id, slug)", 2);
-  const vectors = new MultiRowInsert("organization_vectors (org_id, kind, model_id, vector)", 4);
+  // A vector row names its organization's row (database.ts, migration 6), found by the id just written.
+  const vectors = new MultiRowInsert("organization_vectors (org_row, kind, model_id, vector)", 4, "((SELECT row FROM organizations WHERE id = ?), ?, ?, ?)");
   const blobs = new VectorBlobs(rows);
   const names: [number, string][] = [];
   for (const { organization: o, columns: c, profileVector, customerVector } of rows) {
@@ -90,18 +92,14 @@ function rowInserts(rows: readonly OrganizationRow[], modelId: string) {
     const row = [c.hqCountry, c.hqSubdivision, c.employeeCount, c.employeeRange, c.foundedYear, c.lastRoundStage, c.lastRoundDate];
     organizations.add(o.id, JSON.stringify(o), ...row, name, domain);
     names.push([o.id, name]);
-    const { headquarters, offices } = o.location;
-    if (headquarters) locations.add(o.id, 1, headquarters.country_code, headquarters.subdivision_code);
-    for (const office of offices) locations.add(o.id, 0, office.country_code, office.subdivision_code);
-    for (const slug of c.categories) categories.add(o.id, slug);
     vectors.add(o.id, "profile", modelId, blobs.add(profileVector));
     if (customerVector) vectors.add(o.id, "customer", modelId, blobs.add(customerVector));
   }
-  return { inserts: [organizations, locations, categories, vectors], names, transfer: [blobs.buffer] };
+  return { inserts: [organizations, vectors], names, transfer: [blobs.buffer] };
 }
 
 /**
- * The vectors of a write as blobs (raw float32 bytes, as toBlob stores them), all in one buffer:
+ * The vectors of a write as blobs (raw float32 bytes, as fromBlob reads them), all in one buffer:
  * sent to the write thread, a buffer per vector would be copied one by one, and a vector viewing a
  * larger buffer would copy all of it.
  */

@@ -32,14 +32,15 @@ import {
 } from "@orgsim/core";
 import type { Db } from "./database";
 import { guarded } from "./errors";
-import { type FilterColumns, filterColumnsOf, type LexicalTexts, MemoryIndex } from "./memory-index";
+import { filterColumnsOf, type LexicalTexts, MemoryIndex } from "./memory-index";
 import { loadMemorySnapshot, saveMemorySnapshot } from "./memory-snapshot";
 import { VIEW_OPTIONS } from "./graph-shard";
 import { GraphSearchThread } from "./graph-search-thread";
 import { type GraphPrefetch, SHARD_NODES } from "./vector-graph";
-import { fromBlob, GENERATION, OrganizationChanges } from "./organization-changes";
+import { GENERATION, OrganizationChanges } from "./organization-changes";
 import { deletePlan, generationOf, type OrganizationRow, STORED_MODEL_SQL, type StoredModelRow, upsertPlan } from "./organization-writes";
 import { SqliteOrganizationLookup } from "./sqlite-organization-lookup";
+import { fromBlob, STORED_ENTRIES_SQL, type StoredEntryRow, storedEntry } from "./stored-entries";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
 import { WalCheckpointer } from "./wal-checkpointer";
 import { AUTOCHECKPOINT_PAGES, isStaleWrite, type WritePlan } from "./write-steps";
@@ -128,7 +129,9 @@ export class SqliteOrganizationStore implements OrganizationStore {
       storedModel: db.prepare<[], StoredModelRow>(STORED_MODEL_SQL),
       doc: db.prepare<[number], string>("SELECT doc FROM organizations WHERE id = ?").pluck(),
       docs: db.prepare<[string], { id: number; doc: string }>("SELECT id, doc FROM organizations WHERE id IN (SELECT value FROM json_each(?))"),
-      vector: db.prepare<[number, string], Buffer>("SELECT vector FROM organization_vectors WHERE org_id = ? AND kind = ?").pluck(),
+      vector: db
+        .prepare<[number, string], Buffer>("SELECT vector FROM organization_vectors WHERE org_row = (SELECT row FROM organizations WHERE id = ?) AND kind = ?")
+        .pluck(),
       count: db.prepare<[], number>("SELECT count(*) FROM organizations").pluck(),
       // A prepared pragma: read before every search, so it skips db.pragma()'s per-call preparation.
       dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
@@ -603,35 +606,10 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   /** The memory index from the SQLite rows (inside load's read transaction): the slow path, every row, vector and document. */
   private readIndex(model: VectorModel): MemoryIndex {
-    const columns = new Map<number, FilterColumns>();
-    const orgs = this.db.prepare<[], Omit<FilterColumns, "places" | "categories"> & { id: number }>(
-      `SELECT id, hq_country AS hqCountry, hq_subdivision AS hqSubdivision, employee_count AS employeeCount, employee_range AS employeeRange,
-              founded_year AS foundedYear, last_round_stage AS lastRoundStage, last_round_date AS lastRoundDate
-       FROM organizations`,
-    );
-    for (const { id, ...scalars } of orgs.iterate()) columns.set(id, { ...scalars, places: [], categories: [] });
-    const locations = this.db
-      .prepare<[], [number, string | null, string | null]>("SELECT org_id, country_code, subdivision_code FROM organization_locations")
-      .raw();
-    for (const [id, country, subdivision] of locations.iterate()) {
-      const places = columns.get(id)?.places;
-      for (const code of [country, subdivision]) if (code && places && !places.includes(code)) places.push(code);
-    }
-    const categories = this.db.prepare<[], [number, string]>("SELECT org_id, slug FROM organization_categories").raw();
-    for (const [id, slug] of categories.iterate()) columns.get(id)?.categories.push(slug);
-    const index = new MemoryIndex(model.dimension, columns.size);
-    const vectors = this.db.prepare<[VectorKind], [number, Buffer]>("SELECT org_id, vector FROM organization_vectors WHERE kind = ?").raw();
-    for (const [id, blob] of vectors.iterate("profile")) {
-      const cols = columns.get(id);
-      if (cols) index.put(id, cols, fromBlob(blob), null);
-    }
-    for (const [id, blob] of vectors.iterate("customer")) index.setCustomer(id, fromBlob(blob));
-    const docs = this.db.prepare<[], [number, string]>("SELECT id, doc FROM organizations").raw();
-    for (const [id, doc] of docs.iterate()) {
-      const organization = JSON.parse(doc) as Organization;
-      index.setTexts(id, lexicalTextsOf(organization));
-      index.setCustomerStated(id, hasExplicitCustomerText(organization));
-    }
+    const count = this.db.prepare<[], number>("SELECT count(*) FROM organizations").pluck().get() ?? 0;
+    const index = new MemoryIndex(model.dimension, count);
+    const rows = this.db.prepare<[], StoredEntryRow>(`${STORED_ENTRIES_SQL} ORDER BY o.row`).iterate();
+    for (const row of rows) index.putMany([storedEntry(row)]);
     return index;
   }
 }

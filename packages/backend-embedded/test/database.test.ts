@@ -4,7 +4,8 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { PAGE_BYTES } from "../src/database";
 import { MIGRATIONS, openDatabase, openEmbeddedBackend } from "../src/index";
-import { organization } from "@orgsim/testing";
+import { nameWords, type OrganizationRecord } from "@orgsim/core";
+import { expected, location, organization, randomRecords } from "@orgsim/testing";
 import { tempDir } from "./temp-dir";
 
 let dir: ReturnType<typeof tempDir>;
@@ -83,4 +84,58 @@ it("migration 4 gives the organizations stored before it their lookup keys", asy
   } finally {
     await backend.close();
   }
+});
+
+it("migration 6 keeps every organization, vector and lookup of a store written before it, and its rows then follow the order of writes", async () => {
+  const records = randomRecords(120, 8, 21, 2 ** 40);
+  const model = { modelId: "test-model", dimension: 8 };
+  // The rows the store wrote before migration 6: a store of today's schema writes them, and they are copied into a file of version 5.
+  const reference = openEmbeddedBackend({ dataDir: join(dir.path, "reference") });
+  await reference.organizations.upsert(records, model);
+  await reference.close();
+  const file = join(dir.path, "orgsim.sqlite");
+  const raw = new Database(file);
+  for (const migration of MIGRATIONS.slice(0, 5)) typeof migration === "string" ? raw.exec(migration) : migration(raw);
+  raw.pragma("user_version = 5");
+  raw.exec(`ATTACH '${join(dir.path, "reference", "orgsim.sqlite")}' AS ref`);
+  raw.exec(`
+    INSERT INTO meta SELECT * FROM ref.meta;
+    INSERT INTO organizations (id, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, doc, name_key, domain_key)
+      SELECT id, hq_country, hq_subdivision, employee_count, employee_range, founded_year, last_round_stage, last_round_date, doc, name_key, domain_key FROM ref.organizations ORDER BY id DESC;
+    INSERT INTO organization_vectors (org_id, kind, model_id, vector) SELECT o.id, v.kind, v.model_id, v.vector FROM ref.organization_vectors v JOIN ref.organizations o ON o.row = v.org_row;
+    INSERT INTO organization_locations (org_id, is_hq, country_code, subdivision_code) SELECT id, 1, hq_country, hq_subdivision FROM ref.organizations WHERE hq_country IS NOT NULL;
+    INSERT INTO organization_categories (org_id, slug) SELECT id, 'software' FROM ref.organizations WHERE id % 2 = 0;
+    INSERT INTO organization_names (rowid, name_key) SELECT id, name_key FROM ref.organizations;
+  `);
+  raw.close();
+
+  const backend = openEmbeddedBackend({ dataDir: dir.path });
+  try {
+    const store = backend.organizations;
+    const [first, second] = records as [OrganizationRecord, OrganizationRecord];
+    expect(await store.get(first.organization.id)).toEqual(first.organization);
+    expect(await store.getVector(first.organization.id, "profile")).toEqual(first.profileVector);
+    expect(await store.getVector(second.organization.id, "customer")).toEqual(second.customerVector);
+    // The memory index is read from the migrated rows (no snapshot beside them): filters as before.
+    const category = records.find((r) => r.organization.categories.length > 0)?.organization.categories[0] as string;
+    for (const filter of [location(["FR"], ["US-CA"], false), location(["DE"], [], true), { categories: [category] }, {}]) {
+      const hits = await store.search({ vector: first.profileVector, kind: "profile", filter, offset: 0, size: 120 });
+      expect(hits.map((h) => h.organization.id)).toEqual(expected(records, first.profileVector, "profile", filter).map((h) => h.id));
+    }
+    expect((await store.lookUp({ words: nameWords(first.organization.name), size: 5 })).namePrefix).toContain(first.organization.id);
+    // Written again, an organization moves to the last row; deleted, its vectors go with it.
+    await store.upsert([first], model);
+    await store.delete(second.organization.id);
+  } finally {
+    await backend.close();
+  }
+  const db = new Database(file);
+  // The name index matches the organizations' names (FTS5 checks its index against its content table).
+  db.exec("INSERT INTO organization_names (organization_names, rank) VALUES ('integrity-check', 1)");
+  const rows = db.prepare<[], [number, number]>("SELECT id, row FROM organizations ORDER BY row").raw().all();
+  expect(rows).toHaveLength(119);
+  expect(rows.at(-1)).toEqual([records[0]?.organization.id, 121]);
+  expect(db.prepare("SELECT count(*) FROM organization_vectors v LEFT JOIN organizations o ON o.row = v.org_row WHERE o.id IS NULL").pluck().get()).toBe(0);
+  expect(db.prepare("SELECT name FROM sqlite_schema WHERE name IN ('organization_locations', 'organization_categories')").all()).toEqual([]);
+  db.close();
 });

@@ -18,7 +18,9 @@ export interface FloorResult {
 /** The stored profile vectors of `ids` (those that have one), from the embedded data directory. */
 function profileVectors(dataDir: string, ids: number[]): { id: number; vector: Float32Array }[] {
   const db = openDatabase(join(dataDir, "orgsim.sqlite"));
-  const vectorOf = db.prepare<[number], Buffer>("SELECT vector FROM organization_vectors WHERE org_id = ? AND kind = 'profile'").pluck();
+  const vectorOf = db
+    .prepare<[number], Buffer>("SELECT vector FROM organization_vectors WHERE org_row = (SELECT row FROM organizations WHERE id = ?) AND kind = 'profile'")
+    .pluck();
   const vectors = ids.flatMap((id) => {
     const blob = vectorOf.get(id);
     return blob ? [{ id, vector: new Float32Array(new Uint8Array(blob).buffer) }] : [];
