@@ -103,8 +103,8 @@ export const MIGRATIONS: readonly (string | ((db: Db) => void))[] = [
   -- Rows in the order written, whatever the ids: an import's ids are hashes (the importer's), and a
   -- table and indexes keyed by them took each write's rows all over the file, so every commit
   -- rewrote about a page an organization in each (an import of 100k with hashed ids wrote 126 KiB
-  -- an organization, at 5,047 a second; docs/benchmarks.md). Now the documents and vectors are
-  -- appended, and only the id's index (and the lookup keys' ones) take ids at random.
+  -- an organization, at 3,228 to 5,063 a second; docs/benchmarks.md). Now the documents and
+  -- vectors are appended, and only the id's index (and the lookup keys' ones) take ids at random.
   CREATE TABLE organizations_by_row (
     row INTEGER PRIMARY KEY,
     id INTEGER NOT NULL UNIQUE,

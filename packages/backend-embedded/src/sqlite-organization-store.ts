@@ -606,8 +606,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   /** The memory index from the SQLite rows (inside load's read transaction): the slow path, every row, vector and document. */
   private readIndex(model: VectorModel): MemoryIndex {
-    const count = this.db.prepare<[], number>("SELECT count(*) FROM organizations").pluck().get() ?? 0;
-    const index = new MemoryIndex(model.dimension, count);
+    const index = new MemoryIndex(model.dimension, this.sql.count.get() ?? 0);
     const rows = this.db.prepare<[], StoredEntryRow>(`${STORED_ENTRIES_SQL} ORDER BY o.row`).iterate();
     for (const row of rows) index.putMany([storedEntry(row)]);
     return index;
