@@ -59,9 +59,13 @@ export function upsertPlan(rows: readonly OrganizationRow[], model: VectorModel,
   if (!modelStored) {
     steps.push({ sql: SET_META, params: [MODEL_ID, model.modelId] }, { sql: SET_META, params: [DIMENSION, String(model.dimension)] });
   }
-  const { inserts, names, transfer } = rowInserts([...latest.values()], model.modelId);
+  const { inserts, transfer } = rowInserts([...latest.values()], model.modelId);
   for (const insert of inserts) steps.push(...insert.takeSteps());
-  steps.push({ sql: "INSERT INTO organization_names (rowid, name_key) SELECT value ->> 0, value ->> 1 FROM json_each(?)", params: [JSON.stringify(names)] });
+  // The names are the rows' own name_key, just written (the name index's content: migration 6).
+  steps.push({
+    sql: "INSERT INTO organization_names (rowid, name_key) SELECT id, name_key FROM organizations WHERE id IN (SELECT value FROM json_each(?))",
+    params: [ids],
+  });
   return { steps, transfer };
 }
 
@@ -85,17 +89,15 @@ function rowInserts(rows: readonly OrganizationRow[], modelId: string) {
   // A vector row names its organization's row (database.ts, migration 6), found by the id just written.
   const vectors = new MultiRowInsert("organization_vectors (org_row, kind, model_id, vector)", 4, "((SELECT row FROM organizations WHERE id = ?), ?, ?, ?)");
   const blobs = new VectorBlobs(rows);
-  const names: [number, string][] = [];
   for (const { organization: o, columns: c, profileVector, customerVector } of rows) {
     const name = nameKey(o.name);
     const domain = o.domain ? domainKey(o.domain) : null;
     const row = [c.hqCountry, c.hqSubdivision, c.employeeCount, c.employeeRange, c.foundedYear, c.lastRoundStage, c.lastRoundDate];
     organizations.add(o.id, JSON.stringify(o), ...row, name, domain);
-    names.push([o.id, name]);
     vectors.add(o.id, "profile", modelId, blobs.add(profileVector));
     if (customerVector) vectors.add(o.id, "customer", modelId, blobs.add(customerVector));
   }
-  return { inserts: [organizations, vectors], names, transfer: [blobs.buffer] };
+  return { inserts: [organizations, vectors], transfer: [blobs.buffer] };
 }
 
 /**
