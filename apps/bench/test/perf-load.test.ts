@@ -6,9 +6,9 @@ import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import { type Embedder, type OrganizationRecord, OrganizationService, type OrganizationStore } from "@orgsim/core";
 import { generateSampleOrganizations } from "@orgsim/sample-data";
 import { afterAll, describe, expect, it } from "vitest";
-import { Dataset } from "../src/perf/data";
+import { DEFAULT_SYNTHETIC, Dataset, permute48, SYNTHETIC_ID_BASE } from "../src/perf/data";
 import { givenVectorsOnly, upsertInput, WRITE_PATH } from "../src/perf/load";
-import { vectorsGivenText } from "../src/perf/report";
+import { syntheticIdsText, vectorsGivenText } from "../src/perf/report";
 import type { ScaleResult } from "../src/perf/types";
 
 const DIMENSION = 8;
@@ -109,6 +109,50 @@ describe("perf load through OrganizationService.upsertMany", () => {
       /asked to embed 1 text/,
     );
     expect(texts()).toBe(0);
+  });
+});
+
+describe("the synthetic organizations' ids", () => {
+  it("are spread over 2^48 above the importer's ids, in no order, one id to one organization, as idOf gives them", async () => {
+    const real = await realRecords();
+    const dataset = new Dataset(real);
+    const synthetic = dataset.batch(real.length, 2000).map((r) => r.organization.id);
+    expect(synthetic).toEqual(synthetic.map((_, k) => dataset.idOf(real.length + k)));
+    expect(new Set(synthetic).size).toBe(2000);
+    for (const id of synthetic) expect(id >= SYNTHETIC_ID_BASE && id < SYNTHETIC_ID_BASE + 2 ** 48 && Number.isSafeInteger(id)).toBe(true);
+    const ascending = synthetic.filter((id, k) => k > 0 && id > (synthetic[k - 1] as number)).length;
+    expect(ascending).toBeGreaterThan(800);
+    expect(ascending).toBeLessThan(1200);
+    expect(Math.max(...synthetic) - Math.min(...synthetic)).toBeGreaterThan(2 ** 47);
+    // The names keep the organization's number, whatever the id.
+    expect(dataset.batch(real.length + 4, 1)[0]?.organization.name).toMatch(/\(synthetic 5\)$/);
+  });
+
+  it("are consecutive with --ids consecutive, as in runs before", async () => {
+    const real = await realRecords();
+    const dataset = new Dataset(real, { ...DEFAULT_SYNTHETIC, ids: "consecutive" });
+    expect(dataset.batch(real.length, 3).map((r) => r.organization.id)).toEqual([1, 2, 3].map((k) => SYNTHETIC_ID_BASE + k));
+  });
+
+  it("come from a permutation: no two numbers of a range share an id, and every id is below 2^48", () => {
+    const seen = new Set<number>();
+    for (const start of [0, 2 ** 24 - 50_000, 2 ** 48 - 50_000]) {
+      for (let x = start; x < start + 50_000; x++) seen.add(permute48(x));
+    }
+    expect(seen.size).toBe(150_000);
+    for (const id of seen) expect(id >= 0 && id < 2 ** 48 && Number.isInteger(id)).toBe(true);
+  });
+
+  it("are named in the report per scale and backend, with what ids in no order cost the embedded store", () => {
+    const load = (ids?: "spread") => ({ import_vectors_given: { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0, through: WRITE_PATH, ids } });
+    const text = syntheticIdsText([
+      ["100k", { embedded: load("spread"), elasticsearch: load() } as ScaleResult],
+      ["1m", { embedded: load() } as ScaleResult],
+    ]);
+    expect(text).toMatch(
+      /ids run in no order, spread over 2\^48, in 100k \(embedded\), as `orgsim import` derives ids by hashing; consecutive in 100k \(Elasticsearch\), 1m \(embedded\) \(runs before/,
+    );
+    expect(text).toMatch(/9,762 and 10,642 organizations\/s/);
   });
 });
 

@@ -14,6 +14,7 @@
  * - filter fields: headquarters, offices, employee count (× e^N(0, 0.4)) and founding year (± 3)
  *   of a donor: a itself half of the time, a random real organization otherwise; the name and
  *   description are a's (so documents have real sizes), marked fictional.
+ * - id: spread over 2^48 in no order, as the importer's hashed ids are (SyntheticIds).
  */
 import { createReadStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -110,23 +111,40 @@ function mix(a: number, b: number): number {
   return h >>> 0;
 }
 
+/** A permutation of [0, 2^48): four Feistel rounds over two 24-bit halves, each round's function `mix`. */
+export function permute48(x: number): number {
+  let left = Math.floor(x / 2 ** 24);
+  let right = x % 2 ** 24;
+  for (let round = 0; round < 4; round++) [left, right] = [right, (left ^ mix(right, round)) & 0xffffff];
+  return left * 2 ** 24 + right;
+}
+
 const dotF = (a: Float32Array, b: Float32Array) => {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
   return s;
 };
 
-/** Ids of synthetic organizations start above every id the importer hashes (< 2^48). */
+/** Ids of synthetic organizations lie in [this, this + 2^48): above every id the importer hashes (< 2^48). */
 export const SYNTHETIC_ID_BASE = 300_000_000_000_000;
 
+/**
+ * How synthetic ids run. `spread`: a fixed permutation of the ordinals over 2^48, in no order, as
+ * `orgsim import`'s hashed ids and a CRM's own ids are; an import of them writes into every
+ * id-keyed index at random. `consecutive`: the ordinals themselves (runs before `spread` existed).
+ */
+export type SyntheticIds = "spread" | "consecutive";
+export const SYNTHETIC_IDS: readonly SyntheticIds[] = ["spread", "consecutive"];
+
 export interface SyntheticOptions {
+  ids: SyntheticIds;
   seed: number;
   /** Norm of the isotropic noise added to each synthetic vector (before normalization). */
   noise: number;
   neighbours: number;
 }
 
-export const DEFAULT_SYNTHETIC: SyntheticOptions = { seed: 42, noise: 0.35, neighbours: 10 };
+export const DEFAULT_SYNTHETIC: SyntheticOptions = { ids: "spread", seed: 42, noise: 0.35, neighbours: 10 };
 
 export class Dataset {
   /** For every real organization, its nearest real neighbours by profile cosine. */
@@ -161,7 +179,12 @@ export class Dataset {
 
   /** The id of record i (without generating it). */
   idOf(i: number): number {
-    return i < this.real.length ? (this.real[i] as OrganizationRecord).organization.id : SYNTHETIC_ID_BASE + (i - this.real.length + 1);
+    return i < this.real.length ? (this.real[i] as OrganizationRecord).organization.id : this.syntheticId(i - this.real.length + 1);
+  }
+
+  /** The id of the synthetic organization of this ordinal (1, 2, …). */
+  private syntheticId(ordinal: number): number {
+    return SYNTHETIC_ID_BASE + (this.options.ids === "spread" ? permute48(ordinal) : ordinal);
   }
 
   private synthetic(i: number, random: () => number): OrganizationRecord {
@@ -174,7 +197,8 @@ export class Dataset {
     const profileVector = this.blend(a.profileVector, b.profileVector, alpha, random);
     const customerVector = a.customerVector ? this.blend(a.customerVector, b.customerVector ?? a.customerVector, alpha, random) : null;
     const donor = random() < 0.5 ? a : (this.real[Math.floor(random() * n)] as OrganizationRecord);
-    const id = SYNTHETIC_ID_BASE + (i - n + 1);
+    const ordinal = i - n + 1;
+    const id = this.syntheticId(ordinal);
     const d = donor.organization;
     let employees = d.metrics.employee_count;
     if (employees !== null) employees = Math.max(1, Math.round(employees * Math.exp(0.4 * gaussian(random))));
@@ -183,7 +207,7 @@ export class Dataset {
     const organization: Organization = {
       ...a.organization,
       id,
-      name: `${a.organization.name} (synthetic ${id - SYNTHETIC_ID_BASE})`.slice(0, 200),
+      name: `${a.organization.name} (synthetic ${ordinal})`.slice(0, 200),
       domain: null,
       logo_url: null,
       contact: { ...a.organization.contact, website: null },

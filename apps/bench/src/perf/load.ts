@@ -27,7 +27,7 @@ import {
 } from "@orgsim/core";
 import { createEmbedder } from "@orgsim/embeddings";
 import { WRITES_IN_FLIGHT, WritesInFlight } from "@orgsim/importer";
-import type { Dataset } from "./data";
+import type { Dataset, SyntheticIds } from "./data";
 
 export const LOAD_BATCH = 1_000;
 /**
@@ -53,6 +53,8 @@ export interface LoadResult {
   through?: typeof WRITE_PATH;
   /** Calls in flight at once, as `orgsim import` makes them; absent: one at a time (runs before commit 74366dc). */
   in_flight?: number;
+  /** How the synthetic organizations' ids ran (data.ts); absent: consecutive (runs before `spread` existed). */
+  ids?: SyntheticIds;
 }
 
 /** One batch as upsertMany takes it: the organizations, and each one's vectors as number arrays. */
@@ -137,6 +139,7 @@ async function load(
       generate_seconds: generating / 1000,
       through: WRITE_PATH,
       in_flight: WRITES_IN_FLIGHT,
+      ids: dataset.options.ids,
     };
   } finally {
     await close();

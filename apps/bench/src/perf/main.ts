@@ -4,7 +4,7 @@
  *
  *   pnpm bench:perf [-- --scales 10k,100k,1m] [--duration 8] [--warmup 2] [--concurrency 1,16]
  *                   [--real-yc 1000] [--real-equities 1000] [--es-heap 4g] [--es-port 9290]
- *                   [--seed 42] [--noise 0.35] [--shared] [--skip-import] [--keep] [--reuse-data]
+ *                   [--ids spread] [--seed 42] [--noise 0.35] [--shared] [--skip-import] [--keep] [--reuse-data]
  *                   [--fresh]
  *                   [--report-only] [--skip-docs] [--out file] [--rankings hybrid,vector]
  *                   [--backends embedded,embedded-exact,elasticsearch]
@@ -25,6 +25,8 @@
  * index on the node's state; --reuse-data measures on such a directory and such an index (each when
  * it holds the same dataset) instead of writing them again, and carries the write figures over from
  * the run that wrote them (the directory's files are read once first, into the page cache).
+ * --ids consecutive gives the synthetic organizations consecutive ids, as runs before `spread` (the
+ * default: in no order, as the importer's hashed ids) did.
  * Results merge into apps/bench/results/perf.json (scales not run keep their earlier numbers);
  * the "Speed and scale" section of docs/benchmarks.md and its plots are rewritten from it.
  */
@@ -35,7 +37,19 @@ import { countriesInRegion, type OrganizationRecord, type VectorModel } from "@o
 import { findRepoRoot } from "@orgsim/embeddings";
 import { loadConfig } from "@orgsim/runtime";
 import { seededRandom } from "@orgsim/sample-data";
-import { corpora, Dataset, DEFAULT_SYNTHETIC, harvest, loadReal, type RealSubset, realSubset, type SyntheticOptions, saveReal } from "./data";
+import {
+  corpora,
+  Dataset,
+  DEFAULT_SYNTHETIC,
+  harvest,
+  loadReal,
+  type RealSubset,
+  realSubset,
+  SYNTHETIC_IDS,
+  type SyntheticIds,
+  type SyntheticOptions,
+  saveReal,
+} from "./data";
 import { carriedOver } from "./carry";
 import { RecordingProxy, recordRequests, type ReplayResult, replayedFloor } from "./es-replay";
 import { deleteIndices, type EsJvm, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode, withoutRequestCache } from "./es-node";
@@ -76,6 +90,7 @@ const { values: args } = parseArgs({
     "real-equities": { type: "string", default: "1000" },
     "es-heap": { type: "string", default: "4g" },
     "es-port": { type: "string", default: "9290" },
+    ids: { type: "string", default: DEFAULT_SYNTHETIC.ids },
     seed: { type: "string", default: String(DEFAULT_SYNTHETIC.seed) },
     noise: { type: "string", default: String(DEFAULT_SYNTHETIC.noise) },
     shared: { type: "boolean", default: false },
@@ -110,7 +125,8 @@ const loadBackends = args.backends.split(",").map((b) => {
 const withElasticsearch = loadBackends.includes("elasticsearch");
 const seed = Number(args.seed);
 const noise = Number(args.noise);
-const synthetic: SyntheticOptions = { ...DEFAULT_SYNTHETIC, seed, noise };
+if (!SYNTHETIC_IDS.includes(args.ids as SyntheticIds)) throw new Error(`--ids: unknown id order "${args.ids}" (${SYNTHETIC_IDS.join(", ")})`);
+const synthetic: SyntheticOptions = { ...DEFAULT_SYNTHETIC, ids: args.ids as SyntheticIds, seed, noise };
 const forceMergeUpTo = parseScale(args["force-merge-up-to"]);
 const command = `pnpm bench:perf -- ${argv.join(" ")}`.trim();
 

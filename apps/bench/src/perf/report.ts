@@ -171,11 +171,7 @@ function importSection({ results, scales }: ReportContext): string[] {
       : "–";
     out.push(`| ${BACKEND_NAMES[backend]} | ${embedded} | ${scales.map(([, s]) => n0(s[backend].import_vectors_given.per_second)).join(" | ")} |`);
   }
-  out.push(
-    "",
-    // Measured apart (scratch scripts): the bench's own ids would not show it.
-    'The bench\'s synthetic organizations have consecutive ids. With ids in no order, as `orgsim import` derives them by hashing, the embedded import of 100k ran at 3,228 to 5,063 organizations/s before commit `511f14d` and at 9,762 to 10,642/s since ("Imports with hashed ids" below).',
-  );
+  out.push("", syntheticIdsText(scales));
   const builds = scales.filter(([, s]) => s.embedded.import_vectors_given.vector_index_build_s !== undefined);
   if (builds.length) {
     out.push(
@@ -215,6 +211,27 @@ const writePaths = (s: ScaleResult) =>
   (["embedded", "elasticsearch"] as const).flatMap((b) =>
     s[b] ? [{ backend: BACKEND_NAMES[b], service: s[b].import_vectors_given.through === WRITE_PATH }] : [],
   );
+
+/** How the synthetic organizations' ids ran in each scale's import, and what that does to the embedded store's writes. */
+export function syntheticIdsText(scales: [string, ScaleResult][]): string {
+  const written = (ids: "spread" | "consecutive") =>
+    scales.flatMap(([l, s]) =>
+      (["embedded", "elasticsearch"] as const).flatMap((b) =>
+        s[b] && (s[b].import_vectors_given.ids ?? "consecutive") === ids ? [`${l} (${BACKEND_NAMES[b]})`] : [],
+      ),
+    );
+  const spread = written("spread");
+  const consecutive = written("consecutive");
+  const parts = [
+    spread.length ? `in no order, spread over 2^48, in ${spread.join(", ")}, as \`orgsim import\` derives ids by hashing` : "",
+    consecutive.length ? `consecutive in ${consecutive.join(", ")} (runs before the bench's \`--ids spread\`)` : "",
+  ].filter(Boolean);
+  // Measured apart (scratch scripts, "Imports with hashed ids" below), one order against the other.
+  return (
+    `The bench's synthetic organizations' ids run ${parts.join("; ")}. ` +
+    'The embedded store writes ids in no order more slowly: at commit `511f14d` its import of 100k ran at 9,762 and 10,642 organizations/s with them, against 13,584 to 15,856/s with consecutive ids (3,228 to 5,063/s with them before that commit; scratch runs, "Imports with hashed ids" below).'
+  );
+}
 
 /** How the rates with vectors given were measured: through the product's path, or (earlier runs) through the store adapters. */
 export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown): string {
