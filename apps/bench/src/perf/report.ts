@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
+import type { SyntheticIds } from "./data";
 import { WRITE_PATH } from "./load";
 import type { LoadTestResult } from "./load-test";
 import { CUSTOMER_QUERIES, DESCRIPTION_QUERIES, FILTER_LEVELS, FILTERS, type FilterLevel, MODES, type Mode, RANKINGS, type RankingName } from "./queries";
@@ -214,7 +215,7 @@ const writePaths = (s: ScaleResult) =>
 
 /** How the synthetic organizations' ids ran in each scale's import, and what that does to the embedded store's writes. */
 export function syntheticIdsText(scales: [string, ScaleResult][]): string {
-  const written = (ids: "spread" | "consecutive") =>
+  const written = (ids: SyntheticIds) =>
     scales.flatMap(([l, s]) =>
       (["embedded", "elasticsearch"] as const).flatMap((b) =>
         s[b] && (s[b].import_vectors_given.ids ?? "consecutive") === ids ? [`${l} (${BACKEND_NAMES[b]})`] : [],
