@@ -12,6 +12,7 @@ export { SqliteApiKeyStore } from "./sqlite-api-key-store";
 export { SqliteCollectionStore } from "./sqlite-collection-store";
 export { SqliteOrganizationStore, type VectorIndexOptions, type VectorIndexStatus } from "./sqlite-organization-store";
 export { GRAPH_OPTIONS } from "./graph-shard";
+export { STORED_VECTOR_SQL } from "./stored-entries";
 export { VectorGraph } from "./vector-graph";
 
 export interface EmbeddedBackend {

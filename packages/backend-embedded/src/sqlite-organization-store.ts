@@ -40,7 +40,7 @@ import { type GraphPrefetch, SHARD_NODES } from "./vector-graph";
 import { GENERATION, OrganizationChanges } from "./organization-changes";
 import { deletePlan, generationOf, type OrganizationRow, STORED_MODEL_SQL, type StoredModelRow, upsertPlan } from "./organization-writes";
 import { SqliteOrganizationLookup } from "./sqlite-organization-lookup";
-import { fromBlob, STORED_ENTRIES_SQL, type StoredEntryRow, storedEntry } from "./stored-entries";
+import { fromBlob, STORED_ENTRIES_SQL, STORED_VECTOR_SQL, type StoredEntryRow, storedEntry } from "./stored-entries";
 import { type GraphProgress, VectorGraphs } from "./vector-graphs";
 import { WalCheckpointer } from "./wal-checkpointer";
 import { AUTOCHECKPOINT_PAGES, isStaleWrite, type WritePlan } from "./write-steps";
@@ -129,9 +129,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
       storedModel: db.prepare<[], StoredModelRow>(STORED_MODEL_SQL),
       doc: db.prepare<[number], string>("SELECT doc FROM organizations WHERE id = ?").pluck(),
       docs: db.prepare<[string], { id: number; doc: string }>("SELECT id, doc FROM organizations WHERE id IN (SELECT value FROM json_each(?))"),
-      vector: db
-        .prepare<[number, string], Buffer>("SELECT vector FROM organization_vectors WHERE org_row = (SELECT row FROM organizations WHERE id = ?) AND kind = ?")
-        .pluck(),
+      vector: db.prepare<[number, string], Buffer>(STORED_VECTOR_SQL).pluck(),
       count: db.prepare<[], number>("SELECT count(*) FROM organizations").pluck(),
       // A prepared pragma: read before every search, so it skips db.pragma()'s per-call preparation.
       dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),

@@ -13,6 +13,9 @@ export const STORED_ENTRIES_SQL = `SELECT o.id, o.doc, p.vector AS profile, c.ve
   JOIN organization_vectors p ON p.org_row = o.row AND p.kind = 'profile'
   LEFT JOIN organization_vectors c ON c.org_row = o.row AND c.kind = 'customer'`;
 
+/** One organization's stored vector of one kind, by its id: `(id, kind)`. */
+export const STORED_VECTOR_SQL = "SELECT vector FROM organization_vectors WHERE org_row = (SELECT row FROM organizations WHERE id = ?) AND kind = ?";
+
 export interface StoredEntryRow {
   id: number;
   doc: string;

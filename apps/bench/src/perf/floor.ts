@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GRAPH_OPTIONS, openDatabase, VectorGraph } from "@orgsim/backend-embedded";
+import { GRAPH_OPTIONS, openDatabase, STORED_VECTOR_SQL, VectorGraph } from "@orgsim/backend-embedded";
 import { DEFAULT_OVERSAMPLE, ID_ONLY } from "@orgsim/backend-elasticsearch";
 import { summarize } from "./stats";
 
@@ -18,11 +18,9 @@ export interface FloorResult {
 /** The stored profile vectors of `ids` (those that have one), from the embedded data directory. */
 function profileVectors(dataDir: string, ids: number[]): { id: number; vector: Float32Array }[] {
   const db = openDatabase(join(dataDir, "orgsim.sqlite"));
-  const vectorOf = db
-    .prepare<[number], Buffer>("SELECT vector FROM organization_vectors WHERE org_row = (SELECT row FROM organizations WHERE id = ?) AND kind = 'profile'")
-    .pluck();
+  const vectorOf = db.prepare<[number, string], Buffer>(STORED_VECTOR_SQL).pluck();
   const vectors = ids.flatMap((id) => {
-    const blob = vectorOf.get(id);
+    const blob = vectorOf.get(id, "profile");
     return blob ? [{ id, vector: new Float32Array(new Uint8Array(blob).buffer) }] : [];
   });
   db.close();
