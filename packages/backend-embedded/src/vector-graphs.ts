@@ -17,8 +17,8 @@ import { GRAPH_OPTIONS } from "./graph-shard";
 import { GRAPH_FORMAT, type GraphVectors, VectorGraph } from "./vector-graph";
 
 const KINDS: readonly VectorKind[] = ["profile", "customer"];
-/** Pending organizations up to this many are added at once by the write that made them pending. */
-const SYNC_LIMIT = 64;
+/** Pending organizations up to this many are added at once by the write that made them pending (none during a bulk import). */
+export const SYNC_LIMIT = 64;
 /** Organizations added per tick of a background build (about 50 ms of two cores at 384-d). */
 const CHUNK = 512;
 /**
@@ -97,6 +97,8 @@ export class VectorGraphs {
     private readonly onProgress: (progress: GraphProgress) => void = () => {},
     /** Called when a background build has added everything pending; `rebuilt` when it was a rebuild of everything. */
     private readonly onCurrent: (rebuilt: boolean) => void = () => {},
+    /** Writes leaving at most this many pending add them at once; more wait for a pause in the writes. */
+    private readonly syncLimit = SYNC_LIMIT,
   ) {
     this.graphs = this.emptyGraphs();
   }
@@ -260,7 +262,7 @@ export class VectorGraphs {
 
   private schedule(): void {
     if (this.building) return;
-    if (Math.max(this.pending.profile.size, this.pending.customer.size) <= SYNC_LIMIT) {
+    if (Math.max(this.pending.profile.size, this.pending.customer.size) <= this.syncLimit) {
       this.finish();
       return;
     }

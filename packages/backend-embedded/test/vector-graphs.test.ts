@@ -241,6 +241,23 @@ describe("embedded: the HNSW graphs", () => {
     exactDir.remove();
   });
 
+  it("adds a small write to the graphs before it returns, except in a bulk import, whose writes wait for one pass after them", async () => {
+    const records = randomRecords(200, DIM, 12);
+    const serving = open();
+    await serving.organizations.upsert(records.slice(0, 40), MODEL);
+    expect(serving.organizations.vectorIndexStatus()).toMatchObject({ current: true });
+    await serving.close();
+
+    const importing = open({ ...GRAPHS_ALWAYS, bulkImport: true });
+    for (let i = 40; i < 200; i += 40) await importing.organizations.upsert(records.slice(i, i + 40), MODEL);
+    expect(importing.organizations.vectorIndexStatus().current).toBe(false);
+    // Searched meanwhile, the pending organizations are scanned exactly.
+    const query = { vector: records[150]?.profileVector as Float32Array, kind: "profile" as const, filter: {}, offset: 0, size: 1 };
+    expect((await importing.organizations.rank(query)).map((hit) => hit.id)).toEqual([records[150]?.organization.id]);
+    await importing.organizations.vectorIndexSettled();
+    expect(importing.organizations.vectorIndexStatus()).toMatchObject({ current: true, done: 160, total: 160 });
+  });
+
   it("rebuilds graphs that another connection's writes made stale, answering exactly meanwhile", async () => {
     const first = open();
     await first.organizations.upsert(randomRecords(300, DIM, 1), MODEL);

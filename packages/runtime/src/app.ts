@@ -49,8 +49,9 @@ export interface AppOptions {
   /** Reports a build of the embedded backend's vector graphs: why a rebuild started, then progress. */
   onVectorIndexProgress?: (progress: { done: number; total: number; reason?: string }) => void;
   /**
-   * An import: Elasticsearch writes do not refresh per bulk; `vectorIndexSettled()` refreshes once
-   * at the end. Searches may miss the latest writes meanwhile, so a serving app leaves this off.
+   * An import: Elasticsearch writes do not refresh per bulk, and embedded writes never add to the
+   * vector graphs at once; `vectorIndexSettled()` refreshes once, or builds the graphs in one pass, at
+   * the end. Searches may miss the latest writes (or scan them) meanwhile, so a serving app leaves this off.
    */
   bulkImport?: boolean;
   /** Told the duration of every backend call and embedding (the server's metrics). */
@@ -93,7 +94,8 @@ async function openBackend(config: Config, dimension: number | undefined, option
   if (config.backend === "embedded") {
     const { vectorIndex: kind, exactBelow } = config.embedded;
     const onError = (error: Error) => console.error(`embedded store: ${error.message}`);
-    const backend = openEmbeddedBackend({ dataDir: config.dataDir, vectorIndex: { kind, exactBelow, onProgress: options.onVectorIndexProgress, onError } });
+    const vectorIndex = { kind, exactBelow, onProgress: options.onVectorIndexProgress, onError, bulkImport: options.bulkImport ?? false };
+    const backend = openEmbeddedBackend({ dataDir: config.dataDir, vectorIndex });
     const store = backend.organizations;
     // Settled: the words of bulk writes indexed, then the graphs built (each in one pass after the records).
     const settled = async () => {
