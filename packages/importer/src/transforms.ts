@@ -143,9 +143,12 @@ export function cleanValue(value: unknown): Value {
     const trimmed = value.trim();
     return trimmed === "" ? null : trimmed;
   }
-  if (Array.isArray(value)) return value.map(cleanValue).filter((v) => !isEmpty(v));
+  if (Array.isArray(value)) return value.every(isClean) ? value : value.map(cleanValue).filter((v) => !isEmpty(v));
   return value ?? null;
 }
+
+/** An item cleanValue keeps as it is: a list of numbers (a vector's 384 and more) is then not copied twice. */
+const isClean = (item: unknown) => typeof item === "number" || typeof item === "boolean";
 
 const lowerCaseKeys = new WeakMap<object, Map<string, unknown>>();
 function lookup(table: Record<string, unknown>, value: Value): Value {

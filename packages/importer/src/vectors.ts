@@ -14,7 +14,8 @@ export function toVector(value: Value): number[] | null {
   const items = typeof value === "string" ? itemsOfText(value) : value;
   if (!Array.isArray(items)) throw new TransformError(`expected a list of numbers, got ${show(value)}`);
   if (items.length === 0) return null;
-  return items.map(vectorItem);
+  // A JSON array of numbers, as files mostly hold vectors, is taken as it is rather than copied.
+  return items.every(Number.isFinite) ? (items as number[]) : items.map(vectorItem);
 }
 
 /** The items of `[1, 2, 3]`, `1,2,3` or `1 2 3`: the brackets are optional, commas and spaces both separate. */

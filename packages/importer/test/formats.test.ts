@@ -21,6 +21,22 @@ describe("file details", () => {
     expect([...sink.store().values()].map((r) => r.name)).toEqual(["A", "C"]);
   });
 
+  it("NDJSON: characters of several bytes, across the reader's 256 KiB chunks too, and bytes that are not UTF-8", async () => {
+    const names = ["Zürich Ünïcode AG", "Ω∑ Labs", "東京 Robotics", "Emoji 🚀 Co"];
+    const second = names.map((name, i) => JSON.stringify({ id: i + 2, name }));
+    // The first line is as long as to put the "ü" of the second line's name across the first chunk's end (its two bytes on either side).
+    const pad = "x".repeat(256 * 1024 - 1 - '{"id":1,"name":"A","pad":""}\n'.length - (second[0] as string).indexOf("ü"));
+    const lines = [`{"id":1,"name":"A","pad":"${pad}"}`, ...second];
+    const text = Buffer.from(`${lines.join("\n")}\n`, "utf8");
+    const invalid = Buffer.concat([Buffer.from('{"id": 9, "name": "Caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]);
+    const file = join(dir, "multibyte.ndjson");
+    writeFileSync(file, Buffer.concat([text, invalid]));
+    const sink = recordingUpsert();
+    const report = await importFile({ file, mapping: { format: "ndjson", id: "id", fields: { name: "name" } }, upsert: sink.upsert });
+    expect(report).toMatchObject({ read: 6, imported: 6, failedCount: 0 });
+    expect([...sink.store().values()].map((r) => r.name)).toEqual(["A", ...names, "Caf\uFFFD"]);
+  });
+
   it("NDJSON: a line that is not an object", async () => {
     const file = write("array.ndjson", '[1, 2]\n{"id": 1, "name": "A"}\n');
     const report = await importFile({ file, mapping: { format: "ndjson", id: "id", fields: { name: "name" } }, upsert: recordingUpsert().upsert });
