@@ -81,7 +81,7 @@ export class VectorGraphs {
   private readonly pending: Record<VectorKind, Set<number>> = { profile: new Set(), customer: new Set() };
   private quietTimer: NodeJS.Timeout | null = null;
   private building: Promise<void> | null = null;
-  /** Organizations added since the current build started. */
+  /** Entries (an organization's profile or customer vector, or its lack of one) taken since the current build started. */
   private built = 0;
   /** A rebuild of everything runs (at open, or when the saved graphs did not match the data). */
   private rebuilding = false;
@@ -142,7 +142,10 @@ export class VectorGraphs {
   }
 
   get progress(): GraphProgress {
-    return { done: this.built, total: this.built + Math.max(this.pending.profile.size, this.pending.customer.size) };
+    // Counted in organizations: each has two entries, its profile's and its customer's (taken last and
+    // quickly when it has none), so the total stays the build's organizations throughout.
+    const done = Math.floor(this.built / 2);
+    return { done, total: done + Math.ceil((this.pending.profile.size + this.pending.customer.size) / 2) };
   }
 
   /** An organization was written: its graph entries are stale until it is added again. */
@@ -301,7 +304,7 @@ export class VectorGraphs {
     for (const id of pending) {
       if (ids.length === CHUNK) break;
       pending.delete(id);
-      if (kind === "profile") this.built++;
+      this.built++;
       const vector = this.source.vectorOf(id, kind);
       if (!vector) continue;
       ids.push(id);

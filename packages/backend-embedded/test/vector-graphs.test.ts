@@ -248,7 +248,8 @@ describe("embedded: the HNSW graphs", () => {
     expect(serving.organizations.vectorIndexStatus()).toMatchObject({ current: true });
     await serving.close();
 
-    const importing = open({ ...GRAPHS_ALWAYS, bulkImport: true });
+    const progress: { done: number; total: number }[] = [];
+    const importing = open({ ...GRAPHS_ALWAYS, bulkImport: true, onProgress: ({ done, total }) => progress.push({ done, total }) });
     for (let i = 40; i < 200; i += 40) await importing.organizations.upsert(records.slice(i, i + 40), MODEL);
     expect(importing.organizations.vectorIndexStatus().current).toBe(false);
     // Searched meanwhile, the pending organizations are scanned exactly.
@@ -256,6 +257,11 @@ describe("embedded: the HNSW graphs", () => {
     expect((await importing.organizations.rank(query)).map((hit) => hit.id)).toEqual([records[150]?.organization.id]);
     await importing.organizations.vectorIndexSettled();
     expect(importing.organizations.vectorIndexStatus()).toMatchObject({ current: true, done: 160, total: 160 });
+    // Its progress counts the 160 organizations, both their graphs together (the profiles' first).
+    expect(progress).toEqual([
+      { done: 80, total: 160 },
+      { done: 160, total: 160 },
+    ]);
   });
 
   it("rebuilds graphs that another connection's writes made stale, answering exactly meanwhile", async () => {
