@@ -30,7 +30,7 @@ program
   .description("import organizations from an NDJSON, JSON or CSV file through a field mapping (upserts by id: safe to re-run)")
   .argument("<file>", "the data file")
   .requiredOption("-m, --mapping <file>", "the mapping file (JSON); see examples/mappings")
-  .option("-b, --batch-size <n>", "organizations embedded and written together", positiveInt, 64)
+  .option("-b, --batch-size <n>", "organizations embedded and written together (default 64; 1000 when the mapping gives both vectors)", positiveInt)
   .option("--dry-run", "map and validate every row; write nothing")
   .option("--show <n>", "how many failed rows to print", positiveInt, 20)
   .action(async (file: string, options) => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importFile, type MapResult, type MappingError, mapRecord, parseMapping, type UpsertOptions } from "../src/index";
-import { fixture, inMemoryService } from "./helpers";
+import { fixture, inMemoryService, recordingUpsert } from "./helpers";
 
 const ndjsonMapping = {
   format: "ndjson",
@@ -24,6 +24,28 @@ function importThroughService(file: string, mapping: unknown, batchSize: number)
   const report = importFile({ file, mapping, upsert, batchSize });
   return { report, store, embedded, snapshot };
 }
+
+describe("the batch an import writes unless told", () => {
+  const file = join(mkdtempSync(join(tmpdir(), "orgsim-batch-")), "rows.ndjson");
+  const rows = Array.from({ length: 1500 }, (_, i) => ({ id: i + 1, name: `Org ${i + 1}`, embedding: [1, 0, 0, 0], customer_embedding: [0, 1, 0, 0] }));
+  writeFileSync(file, rows.map((r) => JSON.stringify(r)).join("\n"));
+  const batches = async (mapping: unknown) => {
+    const sink = recordingUpsert();
+    await importFile({ file, mapping, upsert: sink.upsert });
+    return sink.calls.map((call) => call.length);
+  };
+
+  it("is the bulk limit, 1,000, when the mapping gives both vectors (the model has nothing to embed)", async () => {
+    expect(await batches(ndjsonMapping)).toEqual([1000, 500]);
+  });
+
+  it("is 64 when the model may embed a vector the mapping does not give", async () => {
+    const profileOnly = { ...ndjsonMapping, fields: { name: "name", profile_vector: "embedding" } };
+    const sizes = await batches(profileOnly);
+    expect(sizes.length).toBe(24);
+    expect(new Set(sizes.slice(0, -1))).toEqual(new Set([64]));
+  });
+});
 
 describe("importing given vectors (NDJSON)", () => {
   for (const batchSize of [1, 64]) {

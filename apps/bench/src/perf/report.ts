@@ -261,7 +261,7 @@ export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown
     : "";
   return (
     `*With vectors given*: orgs/s through \`OrganizationService.upsertMany\` with vectors given (\`givenVectors\`${adapters.length ? `; ${service.join(", ")}` : ""}), ${path}, ${batch} organizations a call, the product's bulk limit ` +
-    `(\`orgsim import --batch-size ${batch}\`; its default is 64). This leaves out what \`orgsim import\` does before that call: reading the file, parsing each row's JSON and mapping it, which take longer than the write ("orgsim import with vectors given, through the CLI" below). ` +
+    `(as \`orgsim import\` writes when the mapping gives both vectors). This leaves out what \`orgsim import\` does before that call: reading the file, parsing each row's JSON and mapping it, which take longer than the write ("\`orgsim import\` with vectors given, through the command" below). ` +
     `The writes go as \`orgsim import\` makes them (Elasticsearch: no refresh per bulk, one refresh at the end, timed with the writes; int8_hnsw, its graphs built with m 32 and ef_construction 200 since commit 3076e10, Lucene's 16 and 100 in runs before it; each call's batch as up to 4 bulk requests at once since commit e9aaef6, one bulk request in runs before it). ${calls}. The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one store call; ` +
     `the embedder is never called. The time is that of the upsertMany calls (with two in flight: for each 8 batches generated beforehand, from the first call to the end of the last); generating the records and their vectors' number arrays is not counted.${earlier}`
   );
