@@ -64,8 +64,9 @@ export interface VectorIndexOptions {
   /**
    * An import (`orgsim import`): no write adds to the graphs at once, however small, so the records
    * are written at full speed and the graphs built in one pass after them. Else a write of up to
-   * SYNC_LIMIT organizations adds them before it returns, and an import of small batches (the
-   * importer's default is 64) wrote at the graphs' speed: 100k with their vectors given took 379 s, against 35 s now.
+   * SYNC_LIMIT organizations adds them before it returns, and an import of batches of 64 (the
+   * importer's default when the model embeds) wrote at the graphs' speed: 100k rows with their vectors
+   * given took 379 s, against 35 s without (docs/benchmarks.md).
    */
   bulkImport?: boolean;
   /** Reports a (re)build of the graphs: why it started, then its progress. */

@@ -97,12 +97,12 @@ class WriteFailure {
 }
 
 /**
- * Rows a write takes unless told: 64, as many as the model embeds while the next are read; the bulk
- * limit (1,000) when the mapping gives both vectors, as the model then embeds nothing but the rows
- * whose vector is empty. The store writes larger batches faster: 100,000 rows with their vectors in
- * 23 to 25 s against 26 to 27 s at 64 (docs/benchmarks.md).
+ * Rows a write takes unless told: 64 while the model may embed the rows' texts; the bulk limit
+ * (1,000) when the mapping gives both vectors, as the model then embeds nothing but the rows whose
+ * vector is empty. The store writes larger batches faster: 100,000 rows with their vectors in 21 to
+ * 25 s, against 26 to 27 s at 64 (docs/benchmarks.md).
  */
-export function defaultBatchSize(mapping: Mapping): number {
+function defaultBatchSize(mapping: Mapping): number {
   const given = new Set(mapping.vectors.map((rule) => rule.key));
   return given.has("profile_vector") && given.has("customer_vector") ? MAX_BULK_ORGANIZATIONS : EMBEDDING_BATCH;
 }
