@@ -4,7 +4,7 @@
  */
 import { basename, resolve } from "node:path";
 import { ImportAbortedError, type ImportReport, importFile, type Upsert } from "./import-file";
-import { loadMapping, MappingError } from "./mapping";
+import { loadMapping, type Mapping, MappingError } from "./mapping";
 import { createProgress } from "./progress";
 import { SourceError } from "./sources";
 
@@ -63,6 +63,22 @@ export function formatReport(report: ImportReport, options: { show?: number; dry
 }
 
 /**
+ * What the model will still embed when a mapping gives one vector but not the other, said before the
+ * rows are read: embedding is what makes an import slow (2,000 rows given only their profile vector
+ * took 9.9 s, the model embedding the customer texts of 58 % of them; 0.7 s with both given).
+ */
+export function halfGivenVectors(mapping: Mapping): string | null {
+  const given = new Set(mapping.vectors.map((rule) => rule.key));
+  if (given.has("profile_vector") && !given.has("customer_vector")) {
+    return "the mapping gives profile_vector but not customer_vector: the model embeds the customer text of every row that has one (customer_description, or else the description's sentences about customers); map customer_vector to give those too";
+  }
+  if (given.has("customer_vector") && !given.has("profile_vector")) {
+    return "the mapping gives customer_vector but not profile_vector: the model embeds every row's profile text (name, description, categories); map profile_vector to give those too";
+  }
+  return null;
+}
+
+/**
  * Runs an import and prints its report. Returns the exit code for the caller
  * to use (`process.exitCode = (await runImportCli(opts)).exitCode`): bad rows
  * alone never make it non-zero unless no row at all could be imported.
@@ -80,6 +96,8 @@ export async function runImportCli(options: ImportCliOptions): Promise<ImportCli
   const progress = options.progress === false ? null : createProgress({ stream: stderr, label: basename(file) });
   try {
     const mapping = await loadMapping(resolve(options.mappingPath));
+    const note = halfGivenVectors(mapping);
+    if (note) stderr.write(`import: ${note}\n`);
     const report = await importFile({
       file,
       mapping,

@@ -76,6 +76,27 @@ describe("runImportCli", () => {
     expect(err2.text()).toMatch(/import: Cannot read .*nope\.ndjson/);
   });
 
+  it("says before reading what the model still embeds when the mapping gives one vector but not the other", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orgsim-cli-vectors-"));
+    const file = join(dir, "rows.ndjson");
+    writeFileSync(file, `${JSON.stringify({ id: 1, name: "A", v: [1, 0], w: [0, 1] })}\n`);
+    const stderrOf = async (fields: Record<string, string>) => {
+      const mappingPath = join(dir, "mapping.json");
+      writeFileSync(mappingPath, JSON.stringify({ format: "ndjson", id: "id", fields: { name: "name", ...fields } }));
+      const err = capture();
+      await runImportCli({ file, mappingPath, dryRun: true, stdout: capture().stream, stderr: err.stream, progress: false });
+      return err.text();
+    };
+    expect(await stderrOf({ profile_vector: "v" })).toContain(
+      "import: the mapping gives profile_vector but not customer_vector: the model embeds the customer text of every row that has one",
+    );
+    expect(await stderrOf({ customer_vector: "w" })).toContain(
+      "import: the mapping gives customer_vector but not profile_vector: the model embeds every row's profile text",
+    );
+    expect(await stderrOf({ profile_vector: "v", customer_vector: "w" })).toBe("");
+    expect(await stderrOf({})).toBe("");
+  });
+
   it("a dry run validates without writing", async () => {
     const out = capture();
     const result = await runImportCli({
