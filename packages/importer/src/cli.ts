@@ -67,7 +67,7 @@ export function formatReport(report: ImportReport, options: { show?: number; dry
  * rows are read: embedding is what makes an import slow (2,000 rows given only their profile vector
  * took 9.9 s, the model embedding the customer texts of 58 % of them; 0.7 s with both given).
  */
-export function halfGivenVectors(mapping: Mapping): string | null {
+function halfGivenVectors(mapping: Mapping): string | null {
   const given = new Set(mapping.vectors.map((rule) => rule.key));
   if (given.has("profile_vector") && !given.has("customer_vector")) {
     return "the mapping gives profile_vector but not customer_vector: the model embeds the customer text of every row that has one (customer_description, or else the description's sentences about customers); map customer_vector to give those too";
