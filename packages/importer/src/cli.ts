@@ -4,7 +4,7 @@
  */
 import { basename, resolve } from "node:path";
 import { ImportAbortedError, type ImportReport, importFile, type Upsert } from "./import-file";
-import { loadMapping, type Mapping, MappingError } from "./mapping";
+import { loadMapping, type Mapping, MappingError, vectorsLeftToModel } from "./mapping";
 import { createProgress } from "./progress";
 import { SourceError } from "./sources";
 
@@ -68,14 +68,11 @@ export function formatReport(report: ImportReport, options: { show?: number; dry
  * took 9.9 s, the model embedding the customer texts of 58 % of them; 0.7 s with both given).
  */
 function halfGivenVectors(mapping: Mapping): string | null {
-  const given = new Set(mapping.vectors.map((rule) => rule.key));
-  if (given.has("profile_vector") && !given.has("customer_vector")) {
-    return "the mapping gives profile_vector but not customer_vector: the model embeds the customer text of every row that has one (customer_description, or else the description's sentences about customers); map customer_vector to give those too";
-  }
-  if (given.has("customer_vector") && !given.has("profile_vector")) {
-    return "the mapping gives customer_vector but not profile_vector: the model embeds every row's profile text (name, description, categories); map profile_vector to give those too";
-  }
-  return null;
+  const left = vectorsLeftToModel(mapping);
+  if (left.length !== 1) return null;
+  return left[0] === "customer_vector"
+    ? "the mapping gives profile_vector but not customer_vector: the model embeds the customer text of every row that has one (customer_description, or else the description's sentences about customers); map customer_vector to give those too"
+    : "the mapping gives customer_vector but not profile_vector: the model embeds every row's profile text (name, description, categories); map profile_vector to give those too";
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { basename } from "node:path";
 import { type GivenVectors, MAX_BULK_ORGANIZATIONS, type OrganizationWithId, OrgsimError, type ValidationIssue } from "@orgsim/core";
-import { isParsedMapping, type Mapping, parseMapping } from "./mapping";
+import { isParsedMapping, type Mapping, parseMapping, vectorsLeftToModel } from "./mapping";
 import { type MapResult, mapRecord, sourceLabel } from "./map-record";
 import { type ByteCounter, positionUnit, readRecords, type SourceItem } from "./sources";
 import { WritesInFlight } from "./writes-in-flight";
@@ -103,8 +103,7 @@ class WriteFailure {
  * 25 s, against 26 to 27 s at 64 (docs/benchmarks.md).
  */
 function defaultBatchSize(mapping: Mapping): number {
-  const given = new Set(mapping.vectors.map((rule) => rule.key));
-  return given.has("profile_vector") && given.has("customer_vector") ? MAX_BULK_ORGANIZATIONS : EMBEDDING_BATCH;
+  return vectorsLeftToModel(mapping).length === 0 ? MAX_BULK_ORGANIZATIONS : EMBEDDING_BATCH;
 }
 
 const EMBEDDING_BATCH = 64;

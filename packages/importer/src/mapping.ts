@@ -42,6 +42,9 @@ export interface Mapping {
   vectors: FieldRule<VectorKey>[];
 }
 
+/** The vectors a mapping does not give, which the model computes for every row that has their text. */
+export const vectorsLeftToModel = (mapping: Mapping): VectorKey[] => VECTOR_KEYS.filter((key) => !mapping.vectors.some((rule) => rule.key === key));
+
 const PARSED = Symbol("orgsim.mapping");
 export const isParsedMapping = (value: unknown): value is Mapping =>
   typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[PARSED] === true;

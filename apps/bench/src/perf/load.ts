@@ -4,9 +4,10 @@
  * mapping that fills profile_vector and customer_vector, in 1,000-organization batches (the
  * product's bulk limit, as `orgsim import` writes when the mapping gives both vectors). Reading,
  * parsing and mapping the rows of a file, which `orgsim import` does before, are not part of it.
- * The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one
- * store call. It is built as packages/runtime's createApp builds it (the store behind
- * ReadableOrganizationStore, the real embedder of the dataset's model), on the backend the bench
+ * The service validates and normalizes each organization, checks each vector (dimension, finite,
+ * not zero) and scales it to unit length, then writes the batch in one store call. It is built as
+ * packages/runtime's createApp builds it (the store behind ReadableOrganizationStore, the real
+ * embedder of the dataset's model), on the backend the bench
  * opened itself: createApp opens its own backend from the environment and takes no open one.
  * Every record brings the vectors its texts need, so the embedder is never called (a call fails
  * the run rather than slowing it unseen). Calls are made as `orgsim import` makes them, two in
