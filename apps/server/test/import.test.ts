@@ -18,8 +18,8 @@ afterAll(async () => {
   removeDir(dataDir);
 });
 
-async function orgsimImport(file: string, mapping: string, into = dataDir) {
-  return run(process.execPath, orgsimArgs(["import", file, "--mapping", mapping]), {
+async function orgsimImport(file: string, mapping: string, into = dataDir, args: string[] = []) {
+  return run(process.execPath, orgsimArgs(["import", file, "--mapping", mapping, ...args]), {
     cwd: SERVER_DIR,
     env: { ...process.env, ...backendEnv(into) },
   }).catch((error) => error as { stdout: string; stderr: string; code: number });
@@ -108,6 +108,8 @@ describe("orgsim import with vectors computed elsewhere", () => {
     const output = `${result.stdout}${result.stderr}`;
     expect(output).toMatch(/imported 3/);
     expect(output).toMatch(/line 3: profile_vector .*has 5 dimensions; expected 384/);
+    // The mapping leaves the customer vectors to the model, and the command says so before reading.
+    expect(result.stderr).toMatch(/import: the mapping gives profile_vector but not customer_vector: the model embeds the customer text/);
 
     vectorServer = await startServer({ dataDir: vectorsDir, env: { ORGSIM_SAMPLE_SIZE: "0" } });
     const similar = await api(vectorServer, "GET", "/search/organizations/7001/similar?ranking=vector&limit=10");
@@ -117,4 +119,27 @@ describe("orgsim import with vectors computed elsewhere", () => {
       [7004, 0],
     ]);
   });
+
+  it.skipIf(TEST_BACKEND !== "embedded")(
+    "writes batches of 64 without building the graphs on the way, then builds them in one pass whose progress counts the organizations",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "orgsim-import-graphs-"));
+      try {
+        // Each row's two vectors: axis i and axis i + 1 (distinct, so no two organizations share one).
+        const rows = Array.from({ length: 100 }, (_, i) => ({ id: 8001 + i, name: `Graph Org ${i}`, p: axis({ [i]: 1 }), c: axis({ [i + 1]: 1 }) }));
+        const file = join(dir, "rows.ndjson");
+        writeFileSync(file, rows.map((r) => JSON.stringify(r)).join("\n"));
+        const mapping = join(dir, "mapping.json");
+        writeFileSync(mapping, JSON.stringify({ format: "ndjson", id: "id", fields: { name: "name", profile_vector: "p", customer_vector: "c" } }));
+        const result = await orgsimImport(file, mapping, dir, ["--batch-size", "64"]);
+        expect(result.stdout).toMatch(/imported 100/);
+        const progress = [...result.stderr.matchAll(/vector index: ([\d,]+)\/([\d,]+) organizations/g)].map((m) => [m[1], m[2]]);
+        // Built after the writes, as one build of all 100 (a write of 64 added at once would leave a build of the rest only).
+        expect(progress.at(-1)).toEqual(["100", "100"]);
+        for (const [, total] of progress) expect(total).toBe("100");
+      } finally {
+        removeDir(dir);
+      }
+    },
+  );
 });
