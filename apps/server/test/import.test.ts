@@ -1,9 +1,10 @@
 /** `orgsim import` as a user runs it, then the imported data served over real HTTP. */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { READER_THREAD_FROM_BYTES } from "@orgsim/importer";
 import { afterAll, describe, expect, it } from "vitest";
 import { api, backendEnv, orgsimArgs, removeDir, TEST_BACKEND, type TestServer, startServer } from "./harness";
 
@@ -118,6 +119,46 @@ describe("orgsim import with vectors computed elsewhere", () => {
       [7002, Number(Math.SQRT1_2.toFixed(6))],
       [7004, 0],
     ]);
+  });
+
+  it("reads a large file on the bundle's reader thread, rows in order and vectors intact", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orgsim-import-reader-"));
+    try {
+      // Axis i % 384 with noise of about 1e-9 in every other item: long numbers, so the file is large, and rows
+      // 384 apart are each other's nearest (cosine 1 to six places).
+      let seed = 1;
+      const noise = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 1e-9;
+      const vector = (i: number) => axis({ [i % 384]: 1 }).map((x) => x + noise());
+      const rows: Record<string, unknown>[] = Array.from({ length: 1100 }, (_, i) => ({
+        id: 9001 + i,
+        name: `Reader Org ${i}`,
+        p: vector(i),
+        c: vector(i + 1),
+      }));
+      rows[500] = { ...rows[500], p: axis({ 0: 1 }, 5) };
+      const file = join(dir, "rows.ndjson");
+      writeFileSync(file, rows.map((r) => JSON.stringify(r)).join("\n"));
+      expect(statSync(file).size).toBeGreaterThanOrEqual(READER_THREAD_FROM_BYTES);
+      const mapping = join(dir, "mapping.json");
+      writeFileSync(mapping, JSON.stringify({ format: "ndjson", id: "id", fields: { name: "name", profile_vector: "p", customer_vector: "c" } }));
+
+      const result = await orgsimImport(file, mapping, dir);
+      const output = `${result.stdout}${result.stderr}`;
+      expect(output).toMatch(/imported 1,099/);
+      expect(output).toMatch(/line 501: profile_vector .*has 5 dimensions; expected 384/);
+
+      const readerServer = await startServer({ dataDir: dir, env: { ORGSIM_SAMPLE_SIZE: "0" } });
+      try {
+        const similar = await api(readerServer, "GET", "/search/organizations/9001/similar?ranking=vector&limit=2");
+        expect(similar.status).toBe(200);
+        expect(new Set(similar.body.data.map((o: any) => o.id))).toEqual(new Set([9385, 9769]));
+        for (const o of similar.body.data) expect(o.similarity.score).toBe(1);
+      } finally {
+        await readerServer.stop();
+      }
+    } finally {
+      removeDir(dir);
+    }
   });
 
   it.skipIf(TEST_BACKEND !== "embedded")(

@@ -3,11 +3,13 @@
  * and validates each on its own, and writes the good ones in batches through
  * the injected `upsert` (OrganizationService.upsertMany in the product).
  */
+import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { type GivenVectors, MAX_BULK_ORGANIZATIONS, type OrganizationWithId, OrgsimError, type ValidationIssue } from "@orgsim/core";
 import { isParsedMapping, type Mapping, parseMapping, vectorsLeftToModel } from "./mapping";
-import { type MapResult, mapRecord, sourceLabel } from "./map-record";
-import { type ByteCounter, positionUnit, readRecords, type SourceItem } from "./sources";
+import { type MappedItem, type MappedRow, mapRecords, mapRecordsOnThread, READER_THREAD_FROM_BYTES } from "./mapped-records";
+import { sourceLabel } from "./map-record";
+import { type ByteCounter, positionUnit } from "./sources";
 import { WritesInFlight } from "./writes-in-flight";
 
 /** Batches written at once (writes-in-flight.ts). */
@@ -68,6 +70,8 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** How many failures and warnings the report keeps (counts stay exact); default 10,000. */
   maxIssues?: number;
+  /** Read and map the file on a thread of its own (mapped-records.ts); default: when it has READER_THREAD_FROM_BYTES or more. */
+  readerThread?: boolean;
 }
 
 /** The import stopped because a write failed for a reason other than the data (e.g. the backend is down). */
@@ -110,8 +114,18 @@ const EMBEDDING_BATCH = 64;
 
 export async function importFile(options: ImportOptions): Promise<ImportReport> {
   const run = new FileImport(options);
-  for await (const item of readRecords(options.file, run.mapping, run.counter)) await run.take(item);
+  const onThread = options.readerThread ?? (await sizeOrZero(options.file)) >= READER_THREAD_FROM_BYTES;
+  const items = (onThread ? mapRecordsOnThread : mapRecords)(options.file, run.mapping, run.counter);
+  for await (const item of items) await run.take(item);
   return run.finish();
+}
+
+/** The file's size; 0 when it cannot be read, which the reading itself then reports. */
+async function sizeOrZero(file: string): Promise<number> {
+  return stat(file).then(
+    (info) => info.size,
+    () => 0,
+  );
 }
 
 /** One import's state: the report so far, the rows waiting for their batch, and every id seen. */
@@ -152,16 +166,11 @@ class FileImport {
     };
   }
 
-  /** One record (or unreadable entry) from the file: mapped, checked against the ids seen, queued for its batch. */
-  async take(item: SourceItem): Promise<void> {
+  /** One record (or unreadable entry) from the file, mapped: checked against the ids seen, queued for its batch. */
+  async take(item: MappedItem): Promise<void> {
     this.report.read++;
-    if ("error" in item) {
-      this.fail(item.position, item.error);
-    } else {
-      const result = mapRecord(item.record, this.mapping);
-      if (!result.ok) this.fail(item.position, result.message);
-      else await this.accept(item.position, result);
-    }
+    if ("failure" in item) this.fail(item.position, item.failure);
+    else await this.accept(item);
     if (this.report.read % 256 === 0) this.progress();
   }
 
@@ -172,7 +181,8 @@ class FileImport {
     return this.settled();
   }
 
-  private async accept(line: number, result: Extract<MapResult, { ok: true }>): Promise<void> {
+  private async accept(result: MappedRow): Promise<void> {
+    const { position: line } = result;
     const id = result.row.id;
     for (const message of result.warnings) this.warn(line, message);
     const before = this.seen.get(id);

@@ -4,13 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importFile, type MapResult, type MappingError, mapRecord, parseMapping, type UpsertOptions } from "../src/index";
-import { fixture, inMemoryService, recordingUpsert } from "./helpers";
+import { fixture, givenVectorsMapping, inMemoryService, recordingUpsert } from "./helpers";
 
-const ndjsonMapping = {
-  format: "ndjson",
-  id: "id",
-  fields: { name: "name", description: "description", customer_description: "customers", profile_vector: "embedding", customer_vector: "customer_embedding" },
-};
 const csvMapping = { format: "csv", id: "id", fields: { name: "name", description: "description", profile_vector: "vector" } };
 
 const MODEL = "the dimension of the store's model test-hash-4d";
@@ -36,11 +31,11 @@ describe("the batch an import writes unless told", () => {
   };
 
   it("is the bulk limit, 1,000, when the mapping gives both vectors (the model has nothing to embed)", async () => {
-    expect(await batches(ndjsonMapping)).toEqual([1000, 500]);
+    expect(await batches(givenVectorsMapping)).toEqual([1000, 500]);
   });
 
   it("is 64 when the model may embed a vector the mapping does not give", async () => {
-    const profileOnly = { ...ndjsonMapping, fields: { name: "name", profile_vector: "embedding" } };
+    const profileOnly = { ...givenVectorsMapping, fields: { name: "name", profile_vector: "embedding" } };
     const sizes = await batches(profileOnly);
     expect(sizes.length).toBe(24);
     expect(new Set(sizes.slice(0, -1))).toEqual(new Set([64]));
@@ -50,7 +45,7 @@ describe("the batch an import writes unless told", () => {
 describe("importing given vectors (NDJSON)", () => {
   for (const batchSize of [1, 64]) {
     it(`stores them unit-normalized without embedding them, and fails only the rows with a bad vector (batches of ${batchSize})`, async () => {
-      const run = importThroughService(fixture("given-vectors.ndjson"), ndjsonMapping, batchSize);
+      const run = importThroughService(fixture("given-vectors.ndjson"), givenVectorsMapping, batchSize);
       const report = await run.report;
       expect([...report.failed].sort(byLine)).toEqual([
         { line: 3, message: `profile_vector (from "embedding"): has 3 dimensions; expected 4, ${MODEL}` },
@@ -79,14 +74,14 @@ describe("importing given vectors (NDJSON)", () => {
       { id: 2, name: "Birch" },
     ];
     writeFileSync(file, rows.map((r) => JSON.stringify(r)).join("\n"));
-    const run = importThroughService(file, ndjsonMapping, 64);
+    const run = importThroughService(file, givenVectorsMapping, 64);
     expect((await run.report).duplicates).toBe(2);
     expect(asArray(await run.store.getVector(1, "profile"))).toEqual([0, 0, 1, 0]);
     expect(run.embedded).toEqual(["Birch"]);
   });
 
   it("keeps the vectors out of the organization", async () => {
-    const run = importThroughService(fixture("given-vectors.ndjson"), ndjsonMapping, 64);
+    const run = importThroughService(fixture("given-vectors.ndjson"), givenVectorsMapping, 64);
     await run.report;
     const alder = run.snapshot()[0];
     expect(alder).toMatchObject({ id: 1, name: "Alder", customer_description: "Hospital buyers" });
@@ -113,7 +108,7 @@ describe("importing given vectors (CSV)", () => {
 });
 
 describe("the vector mapping keys", () => {
-  const parsed = parseMapping(ndjsonMapping);
+  const parsed = parseMapping(givenVectorsMapping);
   const ok = (result: MapResult) => {
     if (!result.ok) throw new Error(result.message);
     return result;

@@ -13,6 +13,48 @@ export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${nam
 export const exampleMapping = (name: string) => fileURLToPath(new URL(`../../../examples/mappings/${name}`, import.meta.url));
 export const example = (name: string) => fileURLToPath(new URL(`../../../examples/${name}`, import.meta.url));
 
+/** The fixture companies.csv's mapping. */
+export const csvMapping = {
+  format: "csv",
+  id: "Company ID",
+  fields: {
+    name: "Company Name",
+    description: "About",
+    website: { from: "Website", transform: "url" },
+    domain: { from: "Website", transform: "domain_from_url" },
+    employee_count: { from: "Employees", transform: "int" },
+    founded_on: { from: "Founded", transform: "date" },
+    "headquarters.city": "City",
+    "headquarters.subdivision_code": { from: "State", transform: { subdivision: { country_from: "Country" } } },
+    "headquarters.country_code": { from: "Country", transform: "country" },
+    categories: {
+      from: "Tags",
+      transform: [{ split: ";" }, { lookup: { Analytics: "data-infrastructure", Retail: "retail-tech", Accounting: "accounting-and-tax" } }],
+    },
+  },
+};
+
+/** The fixture companies.json's mapping (its records at data.companies). */
+export const jsonMapping = {
+  format: "json",
+  records: "data.companies",
+  id: "id",
+  fields: {
+    name: "company.name",
+    description: "company.about",
+    "headquarters.city": "hq.city",
+    "headquarters.subdivision_code": { from: "hq.state", transform: { subdivision: { country_from: "hq.country" } } },
+    "headquarters.country_code": { from: "hq.country", transform: "country" },
+  },
+};
+
+/** The fixture given-vectors.ndjson's mapping: both vectors given (bring your own embeddings). */
+export const givenVectorsMapping = {
+  format: "ndjson",
+  id: "id",
+  fields: { name: "name", description: "description", customer_description: "customers", profile_vector: "embedding", customer_vector: "customer_embedding" },
+};
+
 /** The injected sink: records every call. */
 export function recordingUpsert() {
   const calls: OrganizationWithId[][] = [];

@@ -1,40 +1,7 @@
 import { OrgsimError } from "@orgsim/core";
 import { describe, expect, it } from "vitest";
 import { ImportAbortedError, type ImportProgress, importFile, loadMapping, parseMapping } from "../src/index";
-import { exampleMapping, fixture, inMemoryService, recordingUpsert } from "./helpers";
-
-const csvMapping = {
-  format: "csv",
-  id: "Company ID",
-  fields: {
-    name: "Company Name",
-    description: "About",
-    website: { from: "Website", transform: "url" },
-    domain: { from: "Website", transform: "domain_from_url" },
-    employee_count: { from: "Employees", transform: "int" },
-    founded_on: { from: "Founded", transform: "date" },
-    "headquarters.city": "City",
-    "headquarters.subdivision_code": { from: "State", transform: { subdivision: { country_from: "Country" } } },
-    "headquarters.country_code": { from: "Country", transform: "country" },
-    categories: {
-      from: "Tags",
-      transform: [{ split: ";" }, { lookup: { Analytics: "data-infrastructure", Retail: "retail-tech", Accounting: "accounting-and-tax" } }],
-    },
-  },
-};
-
-const jsonMapping = {
-  format: "json",
-  records: "data.companies",
-  id: "id",
-  fields: {
-    name: "company.name",
-    description: "company.about",
-    "headquarters.city": "hq.city",
-    "headquarters.subdivision_code": { from: "hq.state", transform: { subdivision: { country_from: "hq.country" } } },
-    "headquarters.country_code": { from: "hq.country", transform: "country" },
-  },
-};
+import { csvMapping, exampleMapping, fixture, inMemoryService, jsonMapping, recordingUpsert } from "./helpers";
 
 describe("NDJSON (yc shape, with the example yc mapping)", () => {
   it("imports the good rows and reports the bad ones by line, naming the field", async () => {

@@ -41,8 +41,8 @@ export function assertQueryDimension(queryDimension: number, storedDimension: nu
 
 /** Vectors computed elsewhere for one organization (bring your own embeddings); either may be absent. */
 export interface GivenVectors {
-  profile?: readonly number[];
-  customer?: readonly number[];
+  profile?: ArrayLike<number>;
+  customer?: ArrayLike<number>;
 }
 
 /**
@@ -51,7 +51,7 @@ export interface GivenVectors {
  * rankings and cosines are those of the vector given). Returns the problem instead when there is one,
  * worded to follow the field's name (`profile_vector: has 3 dimensions; …`).
  */
-export function givenVector(vector: readonly number[], model: VectorModel): Float32Array | string {
+export function givenVector(vector: ArrayLike<number>, model: VectorModel): Float32Array | string {
   if (vector.length !== model.dimension)
     return `has ${vector.length} dimensions; expected ${model.dimension}, the dimension of the store's model ${model.modelId}`;
   // Indexed loops, not iterators, and one pass where it can: an import checks a million vectors of hundreds of numbers.
@@ -75,7 +75,7 @@ export function givenVector(vector: readonly number[], model: VectorModel): Floa
 const squaresInRange = (sumOfSquares: number) => sumOfSquares < Number.POSITIVE_INFINITY && sumOfSquares >= 2 ** -600;
 
 /** 1 / length of a finite vector, scaled by its largest item first so squaring neither overflows nor underflows; null for a zero vector. */
-function scaleByLargest(vector: readonly number[]): number | null {
+function scaleByLargest(vector: ArrayLike<number>): number | null {
   let largest = 0;
   for (let i = 0; i < vector.length; i++) largest = Math.max(largest, Math.abs(vector[i] as number));
   if (largest === 0) return null;
