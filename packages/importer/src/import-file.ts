@@ -104,7 +104,7 @@ class WriteFailure {
  * Rows a write takes unless told: 64 while the model may embed the rows' texts; the bulk limit
  * (1,000) when the mapping gives both vectors, as the model then embeds nothing but the rows whose
  * vector is empty. The store writes larger batches faster: 100,000 rows with their vectors in 21 to
- * 25 s, against 26 to 27 s at 64 (docs/benchmarks.md).
+ * 25 s, against 26 to 27 s at 64, with no reader thread yet (docs/benchmarks.md).
  */
 function defaultBatchSize(mapping: Mapping): number {
   return vectorsLeftToModel(mapping).length === 0 ? MAX_BULK_ORGANIZATIONS : EMBEDDING_BATCH;

@@ -2,8 +2,8 @@
  * A file's records, read and mapped: on the import's own thread, or on a reader thread of their
  * own (reader-thread.ts) for a large file. With vectors given, reading a row's JSON and mapping
  * it took about 160 of the import thread's 280 µs a row; on the reader thread, 100,000 such rows
- * were written in 17 s instead of 22 (docs/benchmarks.md). Either way the import gets the same
- * items in the same order.
+ * were written in 18.0 s instead of 21.7 (medians; docs/benchmarks.md). Either way the import gets
+ * the same items in the same order.
  */
 import { on } from "node:events";
 import { Worker } from "node:worker_threads";
