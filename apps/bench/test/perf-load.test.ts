@@ -1,14 +1,16 @@
 /** The perf bench's writes go through the product's path (OrganizationService.upsertMany with vectors given), real and synthetic records alike. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openEmbeddedBackend } from "@orgsim/backend-embedded";
 import { type Embedder, type OrganizationRecord, OrganizationService, type OrganizationStore } from "@orgsim/core";
+import { importFile } from "@orgsim/importer";
 import { generateSampleOrganizations } from "@orgsim/sample-data";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_SYNTHETIC, Dataset, permute48, SYNTHETIC_ID_BASE } from "../src/perf/data";
+import { API_SHAPE_MAPPING, fileLine } from "../src/perf/import-command";
 import { givenVectorsOnly, upsertInput, WRITE_PATH } from "../src/perf/load";
-import { syntheticIdsText, vectorsGivenText } from "../src/perf/report";
+import { importCommandText, syntheticIdsText, vectorsGivenText } from "../src/perf/report";
 import type { ScaleResult } from "../src/perf/types";
 
 const DIMENSION = 8;
@@ -112,6 +114,34 @@ describe("perf load through OrganizationService.upsertMany", () => {
   });
 });
 
+describe("the file orgsim import reads in the bench (import-command.ts)", () => {
+  it("holds every organization in the API's shape with both vectors, which the mapping reads back as the load writes them", async () => {
+    const real = await realRecords();
+    const records = new Dataset(real).batch(0, 200);
+    const file = join(mkdtempSync(join(tmpdir(), "orgsim-perf-file-")), "organizations.ndjson");
+    writeFileSync(file, records.map(fileLine).join("\n"));
+    const store = embeddedStore();
+    const { embedder, texts } = fakeEmbedder();
+    const service = new OrganizationService(store, givenVectorsOnly(embedder));
+    const report = await importFile({ file, mapping: API_SHAPE_MAPPING, upsert: (rows, options) => service.upsertMany(rows, options) });
+    rmSync(file);
+
+    expect(report).toMatchObject({ read: 200, imported: 200, failedCount: 0, warningCount: 0 });
+    expect(texts()).toBe(0);
+    const rows = await storedRecords(
+      store,
+      records.map((r) => r.organization.id),
+    );
+    for (const record of records) {
+      const stored = rows.get(record.organization.id) as OrganizationRecord;
+      // The importer has no target for `fictional`: what it imports is the user's own data.
+      expect(stored.organization).toEqual({ ...record.organization, fictional: false });
+      expect(Array.from(stored.profileVector)).toEqual(Array.from(record.profileVector).map((x) => expect.closeTo(x, 6)));
+      expect(stored.customerVector === null).toBe(record.customerVector === null);
+    }
+  });
+});
+
 describe("the synthetic organizations' ids", () => {
   it("are spread over 2^48 above the importer's ids, in no order, one id to one organization, as idOf gives them", async () => {
     const real = await realRecords();
@@ -153,6 +183,29 @@ describe("the synthetic organizations' ids", () => {
       /ids run in no order, spread over 2\^48, in 100k \(embedded\), as `orgsim import` derives ids by hashing; consecutive in 100k \(Elasticsearch\), 1m \(embedded\) \(runs before/,
     );
     expect(text).toMatch(/9,762 and 10,642 organizations\/s/);
+  });
+});
+
+describe("the report's sentence on orgsim import from a file", () => {
+  it("gives each measured scale's rate, file and graph time, and is left out when no scale measured it", () => {
+    const load = { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0 };
+    const command = {
+      through: "orgsim import (bundle)",
+      organizations: 100_000,
+      failed: 0,
+      file_bytes: 850 * 2 ** 20,
+      records_s: 18,
+      per_second: 5556,
+      after_records_s: 41.2,
+      wall_s: 60,
+    } as const;
+    const text = importCommandText([
+      ["10k", { embedded: { import_vectors_given: load } } as ScaleResult],
+      ["100k", { embedded: { import_vectors_given: load, import_command: command } } as ScaleResult],
+    ]);
+    expect(text).toMatch(/: 100k 5,556 orgs\/s \(100,000 in 18\.0 s from 850 MiB; the graphs and shutdown 41\.2 s after\)\. /);
+    expect(text).not.toMatch(/10k/);
+    expect(importCommandText([["10k", { embedded: { import_vectors_given: load } } as ScaleResult]])).toBeNull();
   });
 });
 

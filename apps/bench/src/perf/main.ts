@@ -54,6 +54,7 @@ import { carriedOver } from "./carry";
 import { RecordingProxy, recordRequests, type ReplayResult, replayedFloor } from "./es-replay";
 import { deleteIndices, type EsJvm, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode, withoutRequestCache } from "./es-node";
 import { rawGraphSearch, rawKnnSearch } from "./floor";
+import { type ImportCommandResult, measureImportCommand } from "./import-command";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
 import { type CpuMeters, loadTest } from "./load-test";
 import {
@@ -291,6 +292,7 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
 
   // Filter selectivity, from the generated records (the same predicate the stores apply).
   const matches = countMatches(dataset, scale);
+  const importCommand = await importCommandFigures(dataset, scale, earlier);
   const written = (args["reuse-data"] && reusableData(dataDir, dataset, scale, earlier)) || (await writeEmbedded(dataset, model, scale, dataDir));
   const embedded = await startScaleServer({ backend: "embedded", dataDir });
   // The exact server is the recall reference; unless its own speed is measured, one process spares the memory of a second copy.
@@ -358,6 +360,7 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
     filter_matches: matches,
     embedded: {
       import_vectors_given: written.load,
+      ...(importCommand ? { import_command: importCommand } : {}),
       disk_bytes: written.disk,
       server_start_s: round(embedded.startSeconds),
       server_start_all_workers_s: round(embedded.allWorkersSeconds),
@@ -459,6 +462,19 @@ interface KeptData {
 /** A function declaration: the run's top level calls it before a `const` here would be initialized. */
 function keptDataFile(dataDir: string): string {
   return join(dataDir, "..", "bench-dataset.json");
+}
+
+/** Scales up to this one also import from a file through `orgsim import` (about 8 KB a row: 800 MB at 100k). */
+const IMPORT_COMMAND_UP_TO = 100_000;
+
+/** `orgsim import` of the scale's organizations from a file (import-command.ts); with --reuse-data, the earlier run's figures when it has them. */
+async function importCommandFigures(dataset: Dataset, scale: number, earlier: ScaleResult | undefined): Promise<ImportCommandResult | undefined> {
+  if (scale > IMPORT_COMMAND_UP_TO) return undefined;
+  if (args["reuse-data"] && earlier?.embedded.import_command) {
+    log("--reuse-data: the orgsim import figures of the earlier run");
+    return earlier.embedded.import_command;
+  }
+  return measureImportCommand(repo, dataset, scale, workDir, log);
 }
 
 /** Writes the scale's organizations with their vectors given through OrganizationService.upsertMany into the embedded backend, from empty. */

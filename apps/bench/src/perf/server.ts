@@ -4,7 +4,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
-import { type OrgsimEntry, startOrgsimServe } from "@orgsim/testing/serve";
+import { type OrgsimEntry, orgsimScript, startOrgsimServe } from "@orgsim/testing/serve";
 import { type ProcessMemory, processTreeMemory } from "./system";
 
 /** "embedded-exact": the embedded backend with ORGSIM_VECTOR_INDEX=exact (every ranking scans): the exact reference, and the embedded backend before its graphs. */
@@ -99,22 +99,33 @@ export interface ImportRun {
   failed: number;
   /** The importer's own duration (read, map, embed, write), seconds. */
   importerSeconds: number;
-  /** The whole command: process start, model load, the import, shutdown. */
+  /** From the process's start until its "Imported" line came out: start, model load and the import. */
+  recordsDoneSeconds: number;
+  /** The whole command: process start, model load, the import, what follows it (the embedded store's graphs), shutdown. */
   wallSeconds: number;
   output: string;
 }
 
-/** `orgsim import <file> --mapping <mapping>` (the product importer: embeds and writes) into a backend. */
-export async function runImport(repo: string, target: BackendTarget, file: string, mapping: string): Promise<ImportRun> {
+/**
+ * `orgsim import <file> --mapping <mapping>` (the product importer: embeds and writes) into a backend,
+ * from the sources (as `pnpm orgsim import`) or from the bundle (as the Docker image runs it).
+ */
+export async function runImport(repo: string, target: BackendTarget, file: string, mapping: string, entry: OrgsimEntry = "sources"): Promise<ImportRun> {
+  if (entry === "bundle") buildBundle(repo);
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "import", file, "--mapping", mapping], {
+  const child = spawn(process.execPath, [...orgsimScript(entry), "import", file, "--mapping", mapping], {
     cwd: serverDir(repo),
     env: { ...process.env, ...backendEnv(target) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
+  let recordsDoneSeconds = Number.NaN;
+  const take = (chunk: Buffer) => {
+    output += chunk;
+    if (Number.isNaN(recordsDoneSeconds) && /^Imported /m.test(output)) recordsDoneSeconds = (performance.now() - started) / 1000;
+  };
+  child.stdout.on("data", take);
+  child.stderr.on("data", take);
   const code = await new Promise<number>((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
   const wallSeconds = (performance.now() - started) / 1000;
   const match = /Imported ([\d,]+) organizations from \S+ in ([\d.]+) (ms|s)/.exec(output);
@@ -125,6 +136,7 @@ export async function runImport(repo: string, target: BackendTarget, file: strin
     imported: num(match[1] as string),
     failed: failed ? num(failed[1] as string) : 0,
     importerSeconds: num(match[2] as string) / (match[3] === "ms" ? 1000 : 1),
+    recordsDoneSeconds,
     wallSeconds,
     output,
   };

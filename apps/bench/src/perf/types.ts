@@ -1,4 +1,5 @@
 /** The shape of apps/bench/results/perf.json. */
+import type { ImportCommandResult } from "./import-command";
 import type { VectorModel } from "@orgsim/core";
 import type { SyntheticOptions } from "./data";
 import type { EsIndexStats, EsJvm } from "./es-node";
@@ -70,6 +71,8 @@ export interface ScaleResult {
      * reused_from: with --reuse-data, the run that wrote the data directory (these figures are that run's).
      */
     import_vectors_given: LoadResult & { vector_index_build_s?: number; word_index_build_s?: number; reused_from?: RunInfo };
+    /** The same organizations from an NDJSON file through `orgsim import` (absent in earlier runs, and at scales above IMPORT_COMMAND_UP_TO). */
+    import_command?: ImportCommandResult;
     /** The data directory (SQLite file and its WAL). */
     disk_bytes: number;
     /** Right after the write (with its write-back still going on). */
