@@ -13,7 +13,8 @@
  * .orgsim/elasticsearch-bench-9290), stopped at the end; the product importer embeds a real subset
  * into each backend (import throughput with embedding); then per scale: the dataset is written
  * into each backend through OrganizationService.upsertMany with its vectors given (the product's
- * path for vectors computed elsewhere: import throughput with vectors given), one server per
+ * path for vectors computed elsewhere: import throughput with vectors given), and up to 100k also
+ * from an NDJSON file through `orgsim import` into a store of its own (import-command.ts), one server per
  * backend is started on it, recall at 10 of Elasticsearch against the embedded backend's exact
  * search is measured, and autocannon loads each server per search mode, filter and concurrency. Memory and disk are read after loading and after the load runs.
  * --backends without elasticsearch writes, starts and measures no Elasticsearch at all: the scale's
@@ -54,7 +55,7 @@ import { carriedOver } from "./carry";
 import { RecordingProxy, recordRequests, type ReplayResult, replayedFloor } from "./es-replay";
 import { deleteIndices, type EsJvm, type EsNode, forceMerge, indexStats, jvmStats, settle, startEsNode, withoutRequestCache } from "./es-node";
 import { rawGraphSearch, rawKnnSearch } from "./floor";
-import { type ImportCommandResult, measureImportCommand } from "./import-command";
+import { IMPORT_COMMAND_UP_TO, type ImportCommandResult, measureImportCommand } from "./import-command";
 import { formatDuration, loadElasticsearch, loadEmbedded, LOAD_BATCH } from "./load";
 import { type CpuMeters, loadTest } from "./load-test";
 import {
@@ -463,9 +464,6 @@ interface KeptData {
 function keptDataFile(dataDir: string): string {
   return join(dataDir, "..", "bench-dataset.json");
 }
-
-/** Scales up to this one also import from a file through `orgsim import` (about 8 KB a row: 800 MB at 100k). */
-const IMPORT_COMMAND_UP_TO = 100_000;
 
 /** `orgsim import` of the scale's organizations from a file (import-command.ts); with --reuse-data, the earlier run's figures when it has them. */
 async function importCommandFigures(dataset: Dataset, scale: number, earlier: ScaleResult | undefined): Promise<ImportCommandResult | undefined> {
