@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { READER_THREAD_FROM_BYTES } from "@orgsim/importer";
+import { seededRandom } from "@orgsim/sample-data";
 import { afterAll, describe, expect, it } from "vitest";
 import { api, backendEnv, orgsimArgs, removeDir, TEST_BACKEND, type TestServer, startServer } from "./harness";
 
@@ -124,11 +125,10 @@ describe("orgsim import with vectors computed elsewhere", () => {
   it("reads a large file on the bundle's reader thread, rows in order and vectors intact", async () => {
     const dir = mkdtempSync(join(tmpdir(), "orgsim-import-reader-"));
     try {
-      // Axis i % 384 with noise of about 1e-9 in every other item: long numbers, so the file is large, and rows
+      // Axis i % 384 plus noise below 1e-9 in every item: long numbers, so the file is large, and rows
       // 384 apart are each other's nearest (cosine 1 to six places).
-      let seed = 1;
-      const noise = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 1e-9;
-      const vector = (i: number) => axis({ [i % 384]: 1 }).map((x) => x + noise());
+      const random = seededRandom(1);
+      const vector = (i: number) => axis({ [i % 384]: 1 }).map((x) => x + random() * 1e-9);
       const rows: Record<string, unknown>[] = Array.from({ length: 1100 }, (_, i) => ({
         id: 9001 + i,
         name: `Reader Org ${i}`,

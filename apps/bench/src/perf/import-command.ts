@@ -11,7 +11,7 @@ import type { Dataset } from "./data";
 import { LOAD_BATCH } from "./load";
 import { runImport } from "./server";
 
-/** Scales up to this one also import from a file through `orgsim import` (about 8 KB a row: 800 MB at 100k). */
+/** Scales up to this one also import from a file through `orgsim import` (about 12 KB a row: 1.2 GB at 100k). */
 export const IMPORT_COMMAND_UP_TO = 100_000;
 
 /** orgsim import's figures for one scale (apps/bench/results/perf.json). */
