@@ -5,9 +5,10 @@
  * vectors agree), and sending the same data again completes it: exactly the expected
  * organizations, none twice. Runs on both backends.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { READER_THREAD_FROM_BYTES } from "@orgsim/importer";
 import { generateSampleOrganizations } from "@orgsim/sample-data";
 import { afterAll, describe, expect, it } from "vitest";
 import { countStored, inspectStore, range, type ServerProcess, sleep, spawnImport, spawnServer, waitFor } from "./failures-support";
@@ -118,66 +119,76 @@ describe("SIGKILL of orgsim import", () => {
   // Twelve batches: the import is still running when the test sees two of them stored and kills it.
   const ROWS = 96;
 
-  it("keeps the batches written before the kill, stays sound, and importing again completes the file exactly", { timeout: 180_000 }, async () => {
-    const dataDir = tempDir("kill-import");
-    const rows = generateSampleOrganizations({ count: ROWS }).map((o) => ({
-      id: o.id,
-      name: o.name,
-      about: o.description,
-      customers: o.customer_description ?? null,
-      country: o.location?.headquarters?.country_code ?? null,
-    }));
-    const file = join(dataDir, "export.ndjson");
-    writeFileSync(file, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
-    const mapping = join(dataDir, "mapping.json");
-    writeFileSync(
-      mapping,
-      JSON.stringify({
-        format: "ndjson",
-        id: "id",
-        fields: {
-          name: "name",
-          description: "about",
-          customer_description: "customers",
-          "headquarters.country_code": { from: "country", transform: "country" },
+  // A file padded past READER_THREAD_FROM_BYTES, with a field no mapping reads, is read on the import's reader thread.
+  for (const [reading, padding] of [
+    ["read on the import's own thread", 0],
+    ["read on its reader thread", Math.ceil(READER_THREAD_FROM_BYTES / ROWS)],
+  ] as const) {
+    it(`keeps the batches written before the kill, stays sound, and importing again completes the file exactly (${reading})`, {
+      timeout: 180_000,
+    }, async () => {
+      const dataDir = tempDir("kill-import");
+      const rows = generateSampleOrganizations({ count: ROWS }).map((o) => ({
+        id: o.id,
+        name: o.name,
+        about: o.description,
+        customers: o.customer_description ?? null,
+        country: o.location?.headquarters?.country_code ?? null,
+        ...(padding > 0 && { padding: "x".repeat(padding) }),
+      }));
+      const file = join(dataDir, "export.ndjson");
+      writeFileSync(file, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
+      expect(statSync(file).size >= READER_THREAD_FROM_BYTES).toBe(padding > 0);
+      const mapping = join(dataDir, "mapping.json");
+      writeFileSync(
+        mapping,
+        JSON.stringify({
+          format: "ndjson",
+          id: "id",
+          fields: {
+            name: "name",
+            description: "about",
+            customer_description: "customers",
+            "headquarters.country_code": { from: "country", transform: "country" },
+          },
+        }),
+      );
+
+      const killed = spawnImport(dataDir, file, mapping, ["--batch-size", String(BATCH)]);
+      let exitedEarly = false;
+      void killed.exited.then(() => (exitedEarly = true));
+      // Two batches in: kill it.
+      const seen = await waitFor(
+        "two batches imported",
+        async () => {
+          if (exitedEarly) throw new Error(`orgsim import exited before it was killed:\n${killed.output().stdout}${killed.output().stderr}`);
+          const stored = await countStored(dataDir).catch(() => undefined); // the store may not exist yet
+          return stored !== undefined && stored >= 2 * BATCH ? stored : undefined;
         },
-      }),
-    );
+        90_000,
+      );
+      killed.child.kill("SIGKILL");
+      expect((await killed.exited).signal).toBe("SIGKILL");
 
-    const killed = spawnImport(dataDir, file, mapping, ["--batch-size", String(BATCH)]);
-    let exitedEarly = false;
-    void killed.exited.then(() => (exitedEarly = true));
-    // Two batches in: kill it.
-    const seen = await waitFor(
-      "two batches imported",
-      async () => {
-        if (exitedEarly) throw new Error(`orgsim import exited before it was killed:\n${killed.output().stdout}${killed.output().stderr}`);
-        const stored = await countStored(dataDir).catch(() => undefined); // the store may not exist yet
-        return stored !== undefined && stored >= 2 * BATCH ? stored : undefined;
-      },
-      90_000,
-    );
-    killed.child.kill("SIGKILL");
-    expect((await killed.exited).signal).toBe("SIGKILL");
+      const state = await inspectStore(dataDir);
+      expect(state.problems).toEqual([]);
+      expect(state.ids.length).toBeGreaterThanOrEqual(seen);
+      expect(state.ids.length).toBeLessThan(ROWS);
+      for (const id of state.ids) expect(id >= 1 && id <= ROWS).toBe(true);
+      if (TEST_BACKEND === "embedded") {
+        // Batches are written in file order, one transaction each: whole batches, from the top.
+        expect(state.ids.length % BATCH).toBe(0);
+        expect(state.ids).toEqual(range(1, state.ids.length));
+      }
 
-    const state = await inspectStore(dataDir);
-    expect(state.problems).toEqual([]);
-    expect(state.ids.length).toBeGreaterThanOrEqual(seen);
-    expect(state.ids.length).toBeLessThan(ROWS);
-    for (const id of state.ids) expect(id >= 1 && id <= ROWS).toBe(true);
-    if (TEST_BACKEND === "embedded") {
-      // Batches are written in file order, one transaction each: whole batches, from the top.
-      expect(state.ids.length % BATCH).toBe(0);
-      expect(state.ids).toEqual(range(1, state.ids.length));
-    }
-
-    console.log(`[fault] ${TEST_BACKEND}: SIGKILL of orgsim import after ${seen} rows were seen stored; ${state.ids.length} of ${ROWS} stored; sound`);
-    const rerun = spawnImport(dataDir, file, mapping, ["--batch-size", String(BATCH)]);
-    const exit = await rerun.exited;
-    expect(exit.code, rerun.output().stderr).toBe(0);
-    expect(rerun.output().stdout).toMatch(new RegExp(`imported ${ROWS}\\b`));
-    const after = await inspectStore(dataDir);
-    expect(after.problems).toEqual([]);
-    expect(after.ids).toEqual(range(1, ROWS));
-  });
+      console.log(`[fault] ${TEST_BACKEND}: SIGKILL of orgsim import after ${seen} rows were seen stored; ${state.ids.length} of ${ROWS} stored; sound`);
+      const rerun = spawnImport(dataDir, file, mapping, ["--batch-size", String(BATCH)]);
+      const exit = await rerun.exited;
+      expect(exit.code, rerun.output().stderr).toBe(0);
+      expect(rerun.output().stdout).toMatch(new RegExp(`imported ${ROWS}\\b`));
+      const after = await inspectStore(dataDir);
+      expect(after.problems).toEqual([]);
+      expect(after.ids).toEqual(range(1, ROWS));
+    });
+  }
 });
