@@ -9,31 +9,32 @@ import type { Db } from "./database";
 /** Above every character a name key holds: the end of a prefix range on name_key. */
 const AFTER_ANY = "\u{10FFFF}";
 
+const wordsSql = (domain: boolean) =>
+  `SELECT rowid FROM organization_names WHERE organization_names MATCH @match
+   ${domain ? "AND rowid IN (SELECT id FROM organizations WHERE domain_key = @domain)" : ""} ORDER BY rowid LIMIT @size`;
+
+/** Each tier's statement. A domain is compared with `=`, which lets SQLite read the domain index: it holds only organizations with a domain (migration 7). */
+export const LOOKUP_SQL = {
+  namePrefix: "SELECT id FROM organizations WHERE name_key >= @from AND name_key < @to ORDER BY name_key, id LIMIT @size",
+  namePrefixOfDomain: "SELECT id FROM organizations WHERE domain_key = @domain AND name_key >= @from AND name_key < @to ORDER BY name_key, id LIMIT @size",
+  words: wordsSql(false),
+  wordsOfDomain: wordsSql(true),
+  domain: "SELECT id FROM organizations WHERE domain_key = @domain ORDER BY id LIMIT @size",
+} as const;
+
+type Range = { from: string; to: string };
+type Match = { match: string };
+
 export class SqliteOrganizationLookup {
   private readonly sql;
 
   constructor(db: Db) {
-    const words = (domain: boolean) =>
-      db
-        .prepare<{ match: string; domain?: string; size: number }, number>(
-          `SELECT rowid FROM organization_names WHERE organization_names MATCH @match
-           ${domain ? "AND rowid IN (SELECT id FROM organizations WHERE domain_key = @domain)" : ""} ORDER BY rowid LIMIT @size`,
-        )
-        .pluck();
     this.sql = {
-      namePrefix: db
-        .prepare<{ from: string; to: string; size: number }, number>(
-          "SELECT id FROM organizations WHERE name_key >= @from AND name_key < @to ORDER BY name_key, id LIMIT @size",
-        )
-        .pluck(),
-      namePrefixOfDomain: db
-        .prepare<{ from: string; to: string; domain: string; size: number }, number>(
-          "SELECT id FROM organizations WHERE domain_key = @domain AND name_key >= @from AND name_key < @to ORDER BY name_key, id LIMIT @size",
-        )
-        .pluck(),
-      words: words(false),
-      wordsOfDomain: words(true),
-      domain: db.prepare<{ domain: string; size: number }, number>("SELECT id FROM organizations WHERE domain_key = @domain ORDER BY id LIMIT @size").pluck(),
+      namePrefix: db.prepare<Range & { size: number }, number>(LOOKUP_SQL.namePrefix).pluck(),
+      namePrefixOfDomain: db.prepare<Range & { domain: string; size: number }, number>(LOOKUP_SQL.namePrefixOfDomain).pluck(),
+      words: db.prepare<Match & { size: number }, number>(LOOKUP_SQL.words).pluck(),
+      wordsOfDomain: db.prepare<Match & { domain: string; size: number }, number>(LOOKUP_SQL.wordsOfDomain).pluck(),
+      domain: db.prepare<{ domain: string; size: number }, number>(LOOKUP_SQL.domain).pluck(),
     };
   }
 

@@ -15,7 +15,7 @@
 import nodeModule from "node:module";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
-import type { Db } from "./database";
+import { CONNECTION_PRAGMAS, type Db } from "./database";
 import { endWorker } from "./worker-exit";
 import { AUTOCHECKPOINT_PAGES, runWriteSteps, type StepConnection, type WritePlan } from "./write-steps";
 
@@ -29,8 +29,7 @@ const Database = require(workerData.driver);
 const __name = (f) => f;
 const runWriteSteps = ${runWriteSteps};
 const db = new Database(workerData.file, { timeout: 10000 });
-db.pragma("synchronous = NORMAL");
-db.pragma("foreign_keys = ON");
+for (const pragma of ${JSON.stringify(CONNECTION_PRAGMAS)}) db.pragma(pragma);
 const connection = { db, statements: new Map(), autocheckpoint: ${AUTOCHECKPOINT_PAGES} };
 parentPort.on("message", ({ id, steps, autocheckpoint }) => {
   if (id === null) {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { PAGE_BYTES } from "../src/database";
+import { LOOKUP_SQL } from "../src/sqlite-organization-lookup";
 import { MIGRATIONS, openDatabase, openEmbeddedBackend } from "../src/index";
 import { nameWords, type OrganizationRecord } from "@orgsim/core";
 import { expected, location, organization, randomRecords } from "@orgsim/testing";
@@ -137,5 +138,41 @@ it("migration 6 keeps every organization, vector and lookup of a store written b
   expect(rows.at(-1)).toEqual([records[0]?.organization.id, 121]);
   expect(db.prepare("SELECT count(*) FROM organization_vectors v LEFT JOIN organizations o ON o.row = v.org_row WHERE o.id IS NULL").pluck().get()).toBe(0);
   expect(db.prepare("SELECT name FROM sqlite_schema WHERE name IN ('organization_locations', 'organization_categories')").all()).toEqual([]);
+  db.close();
+});
+
+it("migration 7 leaves the organizations without a domain out of the domain index; lookups by domain find the same and read it, and no lookup tier scans the table", async () => {
+  const file = join(dir.path, "orgsim.sqlite");
+  const raw = new Database(file);
+  for (const migration of MIGRATIONS.slice(0, 6)) typeof migration === "string" ? raw.exec(migration) : migration(raw);
+  raw.pragma("user_version = 6");
+  const insert = raw.prepare("INSERT INTO organizations (id, doc, name_key, domain_key) VALUES (?, ?, ?, ?)");
+  insert.run(3, JSON.stringify(organization(3)), "acme tools", "acme.example");
+  insert.run(1, JSON.stringify(organization(1)), "acme labs", "acme.example");
+  insert.run(2, JSON.stringify(organization(2)), "acme", null);
+  raw.exec("INSERT INTO organization_names (organization_names) VALUES ('rebuild')");
+  raw.close();
+
+  const backend = openEmbeddedBackend({ dataDir: dir.path });
+  try {
+    const store = backend.organizations;
+    expect(await store.lookUp({ words: [], domain: "acme.example", size: 10 })).toEqual({ namePrefix: [], allWords: [], wordPrefixes: [1, 3] });
+    expect(await store.lookUp({ words: ["acme"], domain: "acme.example", size: 10 })).toEqual({ namePrefix: [1, 3], allWords: [1, 3], wordPrefixes: [1, 3] });
+    expect(await store.lookUp({ words: ["acme"], size: 10 })).toEqual({ namePrefix: [2, 1, 3], allWords: [1, 2, 3], wordPrefixes: [1, 2, 3] });
+  } finally {
+    await backend.close();
+  }
+  const db = openDatabase(file);
+  // A partial index answers only queries whose WHERE implies its own: read whole, it is refused.
+  expect(() => db.prepare("SELECT id FROM organizations INDEXED BY organizations_by_domain_key").all()).toThrow(/no query solution/);
+  for (const [tier, sql] of Object.entries(LOOKUP_SQL)) {
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ from: "a", to: "b", match: '"acme"', domain: "acme.example", size: 10 }) as { detail: string }[];
+    const steps = plan.map((step) => step.detail);
+    expect(
+      steps.filter((step) => /^SCAN organizations\b/.test(step)),
+      `${tier}: ${steps.join("; ")}`,
+    ).toEqual([]);
+    if (/domain/i.test(tier)) expect(steps.join("; "), tier).toMatch(/USING (COVERING )?INDEX organizations_by_domain_key \(domain_key=\?\)/);
+  }
   db.close();
 });

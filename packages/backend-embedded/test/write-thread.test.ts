@@ -111,3 +111,19 @@ it("answers a failed statement with SQLite's error, its class and code kept, and
   await thread.close();
   db.close();
 });
+
+it("writes on the store's connection and on the thread's alike: NORMAL sync, foreign keys, statement journals in memory (CONNECTION_PRAGMAS)", async () => {
+  const db = openDatabase(`${dir.path}/pragmas.sqlite`);
+  const thread = new WriteThread(db);
+  const settings = (bulk: boolean) =>
+    thread.run(
+      { steps: ["synchronous", "foreign_keys", "temp_store"].map((name) => ({ sql: `PRAGMA ${name}`, params: [] })), transfer: [] },
+      { bulk, autocheckpoint: 1000 },
+    );
+  // SQLite's numbers: synchronous NORMAL is 1, foreign keys on 1, temp_store MEMORY 2.
+  const expected = [[{ synchronous: 1 }], [{ foreign_keys: 1 }], [{ temp_store: 2 }]];
+  expect(await settings(false)).toEqual(expected);
+  expect(await settings(true)).toEqual(expected);
+  await thread.close();
+  db.close();
+});
