@@ -202,16 +202,8 @@ export function openDatabase(file: string): Db {
 
 const OPEN_ATTEMPTS = 5;
 
-/**
- * What every connection that writes sets: the store's own and the write thread's (write-thread.ts).
- * `temp_store = MEMORY` keeps SQLite's statement journals in memory: a statement inside a
- * transaction that may fail halfway (a many-row insert, a delete by many ids) first copies each page
- * it changes, and by default into a temporary file. With ids in no order those copies were half the
- * bytes an import wrote: at the end of an import of 1M bench organizations, 54 KiB an organization
- * in memory against 93 in a file, and the write thread's CPU 83 µs an organization against 109
- * (docs/benchmarks.md).
- */
-export const CONNECTION_PRAGMAS = ["synchronous = NORMAL", "foreign_keys = ON", "temp_store = MEMORY"] as const;
+/** What every connection that writes sets: the store's own and the write thread's (write-thread.ts, which adds to them). */
+export const CONNECTION_PRAGMAS = ["synchronous = NORMAL", "foreign_keys = ON"] as const;
 
 /** The page size of a new file. */
 export const PAGE_BYTES = 8192;

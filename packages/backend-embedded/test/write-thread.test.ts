@@ -112,7 +112,7 @@ it("answers a failed statement with SQLite's error, its class and code kept, and
   db.close();
 });
 
-it("writes on the store's connection and on the thread's alike: NORMAL sync, foreign keys, statement journals in memory (CONNECTION_PRAGMAS)", async () => {
+it("writes on the store's connection and on the thread's with NORMAL sync and foreign keys; the thread's keeps statement journals in memory (WRITE_THREAD_PRAGMAS)", async () => {
   const db = openDatabase(`${dir.path}/pragmas.sqlite`);
   const thread = new WriteThread(db);
   const settings = (bulk: boolean) =>
@@ -120,10 +120,9 @@ it("writes on the store's connection and on the thread's alike: NORMAL sync, for
       { steps: ["synchronous", "foreign_keys", "temp_store"].map((name) => ({ sql: `PRAGMA ${name}`, params: [] })), transfer: [] },
       { bulk, autocheckpoint: 1000 },
     );
-  // SQLite's numbers: synchronous NORMAL is 1, foreign keys on 1, temp_store MEMORY 2.
-  const expected = [[{ synchronous: 1 }], [{ foreign_keys: 1 }], [{ temp_store: 2 }]];
-  expect(await settings(false)).toEqual(expected);
-  expect(await settings(true)).toEqual(expected);
+  // SQLite's numbers: synchronous NORMAL is 1, foreign keys on 1; temp_store DEFAULT 0 (a file here), MEMORY 2.
+  expect(await settings(false)).toEqual([[{ synchronous: 1 }], [{ foreign_keys: 1 }], [{ temp_store: 0 }]]);
+  expect(await settings(true)).toEqual([[{ synchronous: 1 }], [{ foreign_keys: 1 }], [{ temp_store: 2 }]]);
   await thread.close();
   db.close();
 });
