@@ -122,10 +122,18 @@ function yearFromUnix(value: Value): number {
   return date.getUTCFullYear();
 }
 
+/** Each dot path's segments, split once: a path is read for every record (splitting it each time took about a sixth of mapping a row of the bench's file). */
+const pathSegments = new Map<string, string[]>();
+
 function getPath(record: Record<string, unknown>, path: string): unknown {
   if (Object.hasOwn(record, path)) return record[path];
+  let segments = pathSegments.get(path);
+  if (!segments) {
+    segments = path.split(".");
+    pathSegments.set(path, segments);
+  }
   let current: unknown = record;
-  for (const segment of path.split(".")) {
+  for (const segment of segments) {
     if (current === null || typeof current !== "object") return undefined;
     current = (current as Record<string, unknown>)[segment];
   }
