@@ -43,7 +43,7 @@ import { SqliteOrganizationLookup } from "./sqlite-organization-lookup";
 import { fromBlob, STORED_ENTRIES_SQL, STORED_VECTOR_SQL, type StoredEntryRow, storedEntry } from "./stored-entries";
 import { type GraphProgress, SYNC_LIMIT, VectorGraphs } from "./vector-graphs";
 import { WalCheckpointer } from "./wal-checkpointer";
-import { AUTOCHECKPOINT_PAGES, isStaleWrite, type WritePlan } from "./write-steps";
+import { isStaleWrite, type WritePlan } from "./write-steps";
 import { WriteThread } from "./write-thread";
 
 export interface VectorIndexOptions {
@@ -541,8 +541,7 @@ export class SqliteOrganizationStore implements OrganizationStore {
 
   /** Runs a write's steps where writes run (write-thread.ts); a bulk write's checkpoint on the checkpoint thread. */
   private write(plan: WritePlan, bulk: boolean): Promise<unknown[]> {
-    if (!bulk) return this.writes.run(plan, { bulk, autocheckpoint: AUTOCHECKPOINT_PAGES });
-    return this.checkpointer.bulk((autocheckpoint) => this.writes.run(plan, { bulk, autocheckpoint }));
+    return this.writes.run(plan, bulk ? this.checkpointer : null);
   }
 
   /**

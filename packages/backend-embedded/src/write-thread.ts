@@ -16,6 +16,7 @@ import nodeModule from "node:module";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { CONNECTION_PRAGMAS, type Db } from "./database";
+import { afterBulkWrite, beforeBulkWrite, type WalCheckpointer } from "./wal-checkpointer";
 import { endWorker } from "./worker-exit";
 import { AUTOCHECKPOINT_PAGES, runWriteSteps, type StepConnection, type WritePlan } from "./write-steps";
 
@@ -32,27 +33,33 @@ import { AUTOCHECKPOINT_PAGES, runWriteSteps, type StepConnection, type WritePla
 export const WRITE_THREAD_PRAGMAS = [...CONNECTION_PRAGMAS, "temp_store = MEMORY"];
 
 /**
- * The thread: plain CommonJS (a worker thread has no TypeScript loader) around runWriteSteps' own
- * source. `__name`: what a TypeScript loader may wrap a function's inner functions in.
+ * The thread: plain CommonJS (a worker thread has no TypeScript loader) around the sources of
+ * runWriteSteps and of a bulk write's checkpoint steps (wal-checkpointer.ts). `__name`: what a
+ * TypeScript loader may wrap a function's inner functions in.
  */
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const __name = (f) => f;
 const runWriteSteps = ${runWriteSteps};
+const beforeBulkWrite = ${beforeBulkWrite};
+const afterBulkWrite = ${afterBulkWrite};
 const db = new Database(workerData.file, { timeout: 10000 });
 for (const pragma of ${JSON.stringify(WRITE_THREAD_PRAGMAS)}) db.pragma(pragma);
 const connection = { db, statements: new Map(), autocheckpoint: ${AUTOCHECKPOINT_PAGES} };
-parentPort.on("message", ({ id, steps, autocheckpoint }) => {
+parentPort.on("message", ({ id, steps, checkpoint }) => {
   if (id === null) {
     db.close();
     parentPort.close();
     return;
   }
   try {
+    const autocheckpoint = checkpoint ? beforeBulkWrite(checkpoint, ${AUTOCHECKPOINT_PAGES}) : ${AUTOCHECKPOINT_PAGES};
     parentPort.postMessage({ id, results: runWriteSteps(connection, steps, autocheckpoint) });
   } catch (error) {
     parentPort.postMessage({ id, error: { name: error && error.name, message: String((error && error.message) || error), code: error && error.code } });
+  } finally {
+    if (checkpoint) afterBulkWrite(checkpoint);
   }
 });
 `;
@@ -73,20 +80,30 @@ export class WriteThread {
     this.local = { db, statements: new Map(), autocheckpoint: AUTOCHECKPOINT_PAGES };
   }
 
-  /** Runs a write's steps: here until a bulk write starts the thread (or when it failed), there from then on. */
-  async run(plan: WritePlan, options: { bulk: boolean; autocheckpoint: number }): Promise<unknown[]> {
-    const worker = this.worker === null && options.bulk ? this.start() : this.worker;
-    if (!worker) return runWriteSteps(this.local, plan.steps, options.autocheckpoint);
+  /**
+   * Runs a write's steps: here until a bulk write starts the thread (or when it failed), there from
+   * then on. A bulk write (`checkpointer` given) takes its place in a group of the checkpointer's,
+   * whose waiting and asking, on the thread, are the thread's.
+   */
+  async run(plan: WritePlan, checkpointer: WalCheckpointer | null): Promise<unknown[]> {
+    const worker = this.worker === null && checkpointer ? this.start() : this.worker;
+    if (!worker) {
+      if (!checkpointer) return runWriteSteps(this.local, plan.steps, AUTOCHECKPOINT_PAGES);
+      return checkpointer.bulk((autocheckpoint) => runWriteSteps(this.local, plan.steps, autocheckpoint));
+    }
+    const checkpoint = checkpointer?.plan() ?? null;
     const id = this.nextId++;
     const reply = new Promise<unknown[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     try {
-      worker.postMessage({ id, steps: plan.steps, autocheckpoint: options.autocheckpoint }, plan.transfer);
+      worker.postMessage({ id, steps: plan.steps, checkpoint }, plan.transfer);
     } catch (error) {
-      // Steps that cannot be sent (a detached buffer): nothing was written.
+      // Steps that cannot be sent (a detached buffer): nothing was written, and its group goes on without it.
       this.pending.delete(id);
+      if (checkpoint) afterBulkWrite(checkpoint);
+      checkpointer?.ended();
       throw error;
     }
-    return reply;
+    return checkpointer ? reply.finally(() => checkpointer.ended()) : reply;
   }
 
   /** Waits for the writes asked for, then closes the thread's connection. */

@@ -2,12 +2,14 @@
  * Writes on the write thread (write-thread.ts): several in flight commit in the order asked, with
  * what a write on the store's own connection would store, and SQLite's errors keep their class.
  */
+import { statSync } from "node:fs";
 import type { OrganizationRecord } from "@orgsim/core";
 import { randomRecords } from "@orgsim/testing";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { openDatabase } from "../src/database";
 import { type EmbeddedBackend, openEmbeddedBackend } from "../src/index";
+import { WalCheckpointer, WRITES_PER_CHECKPOINT } from "../src/wal-checkpointer";
 import { WriteThread } from "../src/write-thread";
 import { tempDir } from "./temp-dir";
 
@@ -93,36 +95,76 @@ it("answers a failed statement with SQLite's error, its class and code kept, and
   const file = `${dir.path}/thread.sqlite`;
   const db = openDatabase(file);
   const thread = new WriteThread(db);
+  const checkpointer = new WalCheckpointer(db);
   db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB NOT NULL)");
   const blob = new Uint8Array(new ArrayBuffer(16)).fill(7);
   const insert = (id: number, body: unknown) => ({ sql: "INSERT INTO t (id, body) VALUES (?, ?)", params: [id, body] });
-  const write = thread.run({ steps: [insert(1, blob)], transfer: [blob.buffer] }, { bulk: true, autocheckpoint: 1000 });
+  const write = thread.run({ steps: [insert(1, blob)], transfer: [blob.buffer] }, checkpointer);
   // Its blob's buffer moved to the thread: steps that view it cannot be sent.
-  await expect(thread.run({ steps: [insert(3, blob)], transfer: [] }, { bulk: true, autocheckpoint: 1000 })).rejects.toThrow(/detached|clone/i);
+  await expect(thread.run({ steps: [insert(3, blob)], transfer: [] }, checkpointer)).rejects.toThrow(/detached|clone/i);
   // A second write of the same id breaks the key: that write rolls back, whole.
-  const failing = thread.run({ steps: [insert(2, Buffer.from([0])), insert(1, Buffer.from([1]))], transfer: [] }, { bulk: true, autocheckpoint: 1000 });
+  const failing = thread.run({ steps: [insert(2, Buffer.from([0])), insert(1, Buffer.from([1]))], transfer: [] }, checkpointer);
   expect(await write).toEqual([1]);
   const error = await failing.catch((e) => e);
   expect(error).toBeInstanceOf(Database.SqliteError);
   expect(error.code).toBe("SQLITE_CONSTRAINT_PRIMARYKEY");
-  expect(
-    await thread.run({ steps: [{ sql: "SELECT id, hex(body) AS body FROM t", params: [] }], transfer: [] }, { bulk: false, autocheckpoint: 1000 }),
-  ).toEqual([[{ id: 1, body: "07".repeat(16) }]]);
+  expect(await thread.run({ steps: [{ sql: "SELECT id, hex(body) AS body FROM t", params: [] }], transfer: [] }, null)).toEqual([
+    [{ id: 1, body: "07".repeat(16) }],
+  ]);
   await thread.close();
+  await checkpointer.close();
   db.close();
 });
 
 it("writes on the store's connection and on the thread's with NORMAL sync and foreign keys; the thread's keeps statement journals in memory (WRITE_THREAD_PRAGMAS)", async () => {
   const db = openDatabase(`${dir.path}/pragmas.sqlite`);
   const thread = new WriteThread(db);
+  const checkpointer = new WalCheckpointer(db);
   const settings = (bulk: boolean) =>
     thread.run(
       { steps: ["synchronous", "foreign_keys", "temp_store"].map((name) => ({ sql: `PRAGMA ${name}`, params: [] })), transfer: [] },
-      { bulk, autocheckpoint: 1000 },
+      bulk ? checkpointer : null,
     );
   // SQLite's numbers: synchronous NORMAL is 1, foreign keys on 1; temp_store DEFAULT 0 (a file here), MEMORY 2.
   expect(await settings(false)).toEqual([[{ synchronous: 1 }], [{ foreign_keys: 1 }], [{ temp_store: 0 }]]);
   expect(await settings(true)).toEqual([[{ synchronous: 1 }], [{ foreign_keys: 1 }], [{ temp_store: 2 }]]);
   await thread.close();
+  await checkpointer.close();
+  db.close();
+});
+
+it("makes bulk writes in flight while the calling thread never yields: the first of each group waits on the thread for the checkpoint the group before asked for, so the WAL stays at most a group long", async () => {
+  const file = `${dir.path}/busy.sqlite`;
+  const db = openDatabase(file);
+  db.exec("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body BLOB NOT NULL)");
+  // The schema's own WAL emptied first, so the WAL measured is the writes'.
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  const errors: unknown[] = [];
+  const thread = new WriteThread(db, (error) => errors.push(error));
+  const checkpointer = new WalCheckpointer(db, (error) => errors.push(error));
+  // 40 writes of about 110 KiB: without checkpoints the WAL would reach 4 MiB.
+  const writes = Array.from({ length: 40 }, (_, write) => {
+    const rows = Array.from({ length: 25 }, (_, i) => ({
+      sql: "INSERT INTO blobs (id, body) VALUES (?, ?)",
+      params: [write * 25 + i, Buffer.alloc(4000, write)],
+    }));
+    return thread.run({ steps: rows, transfer: [] }, checkpointer);
+  });
+  // As an import's thread validating the next batch: busy, never turning the event loop, while the
+  // writes and their checkpoints go on. Only the files are looked at: a reader could keep the WAL
+  // from starting over. Only checkpoints grow the database file, to about 4 MB for 1,000 rows.
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  let largest = 0;
+  for (const until = Date.now() + 20_000; statSync(file).size < 4_000_000 && Date.now() < until; ) {
+    Atomics.wait(pause, 0, 0, 5);
+    largest = Math.max(largest, statSync(`${file}-wal`).size);
+  }
+  expect(statSync(file).size).toBeGreaterThanOrEqual(4_000_000);
+  expect(largest).toBeLessThan((WRITES_PER_CHECKPOINT + 1) * 120 * 1024);
+  expect(await Promise.all(writes)).toEqual(Array.from({ length: 40 }, () => Array(25).fill(1)));
+  await thread.close();
+  await checkpointer.close();
+  expect(db.prepare("SELECT count(*) FROM blobs").pluck().get()).toBe(1000);
+  expect(errors).toEqual([]);
   db.close();
 });
