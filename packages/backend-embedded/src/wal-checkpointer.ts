@@ -26,9 +26,9 @@ import { endWorker } from "./worker-exit";
 import { AUTOCHECKPOINT_PAGES } from "./write-steps";
 
 /**
- * Bulk writes a checkpoint. Against one: the bench's 1M organizations (ids in no order) written in
- * 79.0 s against 86.5 s, the checkpoint thread at 9.4 against 21.6 µs an organization, and 17 %
- * fewer bytes written; at 100k 4 to 11 % faster (docs/benchmarks.md).
+ * Bulk writes a checkpoint. Against one, 1M bench organizations (ids in no order) written two calls
+ * in flight without pauses: 73.7 s against 75.8 s, the checkpoint thread at 14 against 22 µs an
+ * organization, and 17 % fewer bytes written (docs/benchmarks.md). Eight measured the same (72.6 s).
  */
 export const WRITES_PER_CHECKPOINT = 4;
 

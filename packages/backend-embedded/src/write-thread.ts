@@ -99,11 +99,13 @@ export class WriteThread {
     } catch (error) {
       // Steps that cannot be sent (a detached buffer): nothing was written, and its group goes on without it.
       this.pending.delete(id);
-      if (checkpoint) afterBulkWrite(checkpoint);
-      checkpointer?.ended();
+      if (checkpoint) {
+        afterBulkWrite(checkpoint);
+        checkpointer?.ended();
+      }
       throw error;
     }
-    return checkpointer ? reply.finally(() => checkpointer.ended()) : reply;
+    return checkpoint ? reply.finally(() => checkpointer?.ended()) : reply;
   }
 
   /** Waits for the writes asked for, then closes the thread's connection. */
