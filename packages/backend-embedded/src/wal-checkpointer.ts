@@ -186,7 +186,7 @@ export class WalCheckpointer {
     Atomics.notify(this.state, REQUESTED);
   }
 
-  /** Resolves once the checkpoint asked for after the last commit has ended: the next write then starts the WAL over. */
+  /** Resolves once the checkpoint asked for (by the group before) has ended: the next write then starts the WAL over. */
   private async previousDone(): Promise<void> {
     const asked = Atomics.load(this.state, REQUESTED);
     for (let done = Atomics.load(this.state, DONE); done < asked && this.worker; done = Atomics.load(this.state, DONE)) {
