@@ -17,6 +17,7 @@ const scale = (over: Partial<ScaleResult>) =>
     lookup: rows("embedded", "elasticsearch"),
     explain: rows("elasticsearch"),
     load_warmup_pass: true,
+    embedded: { server_memory_after_load: null },
     ...over,
   }) as ScaleResult;
 const measuring = (...backends: BackendName[]) => new Set(backends);
@@ -28,6 +29,7 @@ describe("perf: rows carried over from a scale's earlier run", () => {
     expect(carried.lookup.map((r) => r.backend)).toEqual(["embedded"]);
     expect(carried.explain).toEqual([]);
     expect(carried.carriedLoads).toEqual({ backends: ["embedded", "embedded-exact"], run: run("2026-11-28") });
+    expect(carried.embeddedMemoryAfterLoad).toBeNull();
   });
 
   it("carries nothing of a backend it measured, and Elasticsearch's rows without naming an embedded run", () => {
@@ -35,6 +37,14 @@ describe("perf: rows carried over from a scale's earlier run", () => {
     const withoutEs = carriedOver(scale({}), measuring("embedded", "embedded-exact"));
     expect(withoutEs.load.map((r) => r.backend)).toEqual(["elasticsearch"]);
     expect(withoutEs.carriedLoads).toBeUndefined();
+  });
+
+  it("carries the embedded server's memory after its loads with its rows, and only then", () => {
+    const memory = { rss_mib: 12725 } as ScaleResult["embedded"]["server_memory_after_load"];
+    const earlier = scale({ embedded: { server_memory_after_load: memory } as ScaleResult["embedded"] });
+    expect(carriedOver(earlier, measuring("elasticsearch")).embeddedMemoryAfterLoad).toBe(memory);
+    expect(carriedOver(earlier, measuring("embedded", "elasticsearch")).embeddedMemoryAfterLoad).toBeUndefined();
+    expect(carriedOver(earlier, measuring("embedded")).embeddedMemoryAfterLoad).toBeUndefined();
   });
 
   it("names the run that measured the rows when the earlier run had carried them too", () => {

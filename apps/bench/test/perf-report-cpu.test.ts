@@ -28,6 +28,8 @@ describe("perf report: the CPU of each run a scale holds", () => {
     const s = scale({ carried_loads: { backends: ["embedded"], run: run("2026-11-27", "Intel(R) Xeon(R) Processor") } });
     expect(cpuNote(s)).toBe(" This run measured on AMD EPYC.");
     expect(carriedNote(s)).toContain("(2026-11-27, commit `abc`, on Intel(R) Xeon(R) Processor, `run of 2026-11-27`)");
+    expect(carriedNote(s)).toContain("So is the embedded server's memory after its load runs");
+    expect(carriedNote(scale({ carried_loads: { backends: ["embedded-exact"], run: run("2026-11-27") } }))).not.toContain("memory");
   });
 
   it("says nothing of a CPU a run did not record", () => {

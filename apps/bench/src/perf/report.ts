@@ -102,7 +102,8 @@ export function carriedNote(s: ScaleResult): string {
       ? ` The Elasticsearch columns and figures of this scale are from an earlier run (${runOf(from)}): this run (\`${s.run.command}\`) left Elasticsearch out.`
       : "") +
     (s.carried_loads
-      ? ` The load rows of ${s.carried_loads.backends.join(" and ")} in this scale's table are from an earlier run (${runOf(s.carried_loads.run)}): this run left ${s.carried_loads.backends.length > 1 ? "them" : "it"} out.`
+      ? ` The load rows of ${s.carried_loads.backends.join(" and ")} in this scale's table are from an earlier run (${runOf(s.carried_loads.run)}): this run left ${s.carried_loads.backends.length > 1 ? "them" : "it"} out.` +
+        (s.carried_loads.backends.includes("embedded") ? " So is the embedded server's memory after its load runs (Memory and disk)." : "")
       : "") +
     (written ? ` The embedded data directory was written by an earlier run (${runOf(written)}); its write figures are that run's.` : "") +
     (indexed && !from ? ` The Elasticsearch index was written by an earlier run (${runOf(indexed)}); its write figures and merge settling are that run's.` : "")
