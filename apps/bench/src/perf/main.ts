@@ -368,7 +368,8 @@ async function runScale(node: EsNode | null, dataset: Dataset, model: VectorMode
       server_restart_s: round(restarted.startSeconds),
       server_restart_all_workers_s: round(restarted.allWorkersSeconds),
       server_memory_after_start: embeddedMemStart,
-      server_memory_after_load: carried.embeddedMemoryAfterLoad ?? embeddedMemAfterLoad,
+      // With its loads carried over, the memory after them too: this run made none.
+      server_memory_after_load: carried.embeddedMemoryAfterLoad !== undefined ? carried.embeddedMemoryAfterLoad : embeddedMemAfterLoad,
       raw_graph_search: floor,
     },
     elasticsearch: esPart ?? (earlier as ScaleResult).elasticsearch,
