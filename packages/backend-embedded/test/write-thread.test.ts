@@ -10,6 +10,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { openDatabase } from "../src/database";
 import { type EmbeddedBackend, openEmbeddedBackend } from "../src/index";
 import { WalCheckpointer, WRITES_PER_CHECKPOINT } from "../src/wal-checkpointer";
+import { AUTOCHECKPOINT_PAGES } from "../src/write-steps";
 import { WriteThread } from "../src/write-thread";
 import { tempDir } from "./temp-dir";
 
@@ -165,6 +166,37 @@ it("makes bulk writes in flight while the calling thread never yields: the first
   await thread.close();
   await checkpointer.close();
   expect(db.prepare("SELECT count(*) FROM blobs").pluck().get()).toBe(1000);
+  expect(errors).toEqual([]);
+  db.close();
+});
+
+it("commits bulk writes with SQLite's own checkpoints once the checkpoint thread is gone (failed or closed): every write stays, the WAL bounded", async () => {
+  const file = `${dir.path}/no-checkpointer.sqlite`;
+  const db = openDatabase(file);
+  db.exec("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body BLOB NOT NULL)");
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  const errors: unknown[] = [];
+  const thread = new WriteThread(db, (error) => errors.push(error));
+  const checkpointer = new WalCheckpointer(db, (error) => errors.push(error));
+  await thread.run({ steps: [{ sql: "INSERT INTO blobs (id, body) VALUES (?, ?)", params: [-1, Buffer.alloc(1)] }], transfer: [] }, checkpointer);
+  // Its worker stopped, as when it fails: a bulk write must not leave the checkpoint to it.
+  await checkpointer.close();
+  // 160 writes of about 110 KiB: with the checkpoint left to nobody the WAL would pass 17 MB, against
+  // at most SQLite's autocheckpoint (AUTOCHECKPOINT_PAGES) and a write.
+  const pageSize = db.pragma("page_size", { simple: true }) as number;
+  let largest = 0;
+  for (let write = 0; write < 160; write++) {
+    const rows = Array.from({ length: 25 }, (_, i) => ({
+      sql: "INSERT INTO blobs (id, body) VALUES (?, ?)",
+      params: [write * 25 + i, Buffer.alloc(4000, write)],
+    }));
+    await thread.run({ steps: rows, transfer: [] }, checkpointer);
+    largest = Math.max(largest, statSync(`${file}-wal`).size);
+  }
+  // A WAL frame is a page and its 24-byte header; the write that passes the autocheckpoint adds its own frames.
+  expect(largest).toBeLessThan(AUTOCHECKPOINT_PAGES * (pageSize + 24) + 1024 * 1024);
+  await thread.close();
+  expect(db.prepare("SELECT count(*) FROM blobs").pluck().get()).toBe(4001);
   expect(errors).toEqual([]);
   db.close();
 });
