@@ -31,6 +31,21 @@ afterEach(async () => {
 const renamed = (records: OrganizationRecord[], suffix: string) =>
   records.map((r) => ({ ...r, organization: { ...r.organization, name: `${r.organization.name} ${suffix}` } }));
 
+/** A database of one table of blobs, its schema's WAL emptied, so the WAL measured is the writes'. */
+function blobsDatabase(name: string) {
+  const file = `${dir.path}/${name}.sqlite`;
+  const db = openDatabase(file);
+  db.exec("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body BLOB NOT NULL)");
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  return { file, db };
+}
+
+/** Write number `write` as a bulk write's steps: 25 rows of 4,000 bytes (about 110 KiB in the WAL). */
+const blobWrite = (write: number) => ({
+  steps: Array.from({ length: 25 }, (_, i) => ({ sql: "INSERT INTO blobs (id, body) VALUES (?, ?)", params: [write * 25 + i, Buffer.alloc(4000, write)] })),
+  transfer: [],
+});
+
 it("commits bulk writes in flight together in the order asked: an id in both keeps the later row, and the first write's model admits the second", async () => {
   const first = randomRecords(100, DIM, 1);
   const second = [...renamed(first.slice(50), "again"), ...randomRecords(100, DIM, 2, 1_000)];
@@ -135,22 +150,12 @@ it("writes on the store's connection and on the thread's with NORMAL sync and fo
 });
 
 it("makes bulk writes in flight while the calling thread never yields: the first of each group waits on the thread for the checkpoint the group before asked for, so the WAL stays at most a group long", async () => {
-  const file = `${dir.path}/busy.sqlite`;
-  const db = openDatabase(file);
-  db.exec("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body BLOB NOT NULL)");
-  // The schema's own WAL emptied first, so the WAL measured is the writes'.
-  db.pragma("wal_checkpoint(TRUNCATE)");
+  const { file, db } = blobsDatabase("busy");
   const errors: unknown[] = [];
   const thread = new WriteThread(db, (error) => errors.push(error));
   const checkpointer = new WalCheckpointer(db, (error) => errors.push(error));
   // 40 writes of about 110 KiB: without checkpoints the WAL would reach 4 MiB.
-  const writes = Array.from({ length: 40 }, (_, write) => {
-    const rows = Array.from({ length: 25 }, (_, i) => ({
-      sql: "INSERT INTO blobs (id, body) VALUES (?, ?)",
-      params: [write * 25 + i, Buffer.alloc(4000, write)],
-    }));
-    return thread.run({ steps: rows, transfer: [] }, checkpointer);
-  });
+  const writes = Array.from({ length: 40 }, (_, write) => thread.run(blobWrite(write), checkpointer));
   // As an import's thread validating the next batch: busy, never turning the event loop, while the
   // writes and their checkpoints go on. Only the files are looked at: a reader could keep the WAL
   // from starting over. Only checkpoints grow the database file, to about 4 MB for 1,000 rows.
@@ -171,10 +176,7 @@ it("makes bulk writes in flight while the calling thread never yields: the first
 });
 
 it("commits bulk writes with SQLite's own checkpoints once the checkpoint thread is gone (failed or closed): every write stays, the WAL bounded", async () => {
-  const file = `${dir.path}/no-checkpointer.sqlite`;
-  const db = openDatabase(file);
-  db.exec("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body BLOB NOT NULL)");
-  db.pragma("wal_checkpoint(TRUNCATE)");
+  const { file, db } = blobsDatabase("no-checkpointer");
   const errors: unknown[] = [];
   const thread = new WriteThread(db, (error) => errors.push(error));
   const checkpointer = new WalCheckpointer(db, (error) => errors.push(error));
@@ -186,11 +188,7 @@ it("commits bulk writes with SQLite's own checkpoints once the checkpoint thread
   const pageSize = db.pragma("page_size", { simple: true }) as number;
   let largest = 0;
   for (let write = 0; write < 160; write++) {
-    const rows = Array.from({ length: 25 }, (_, i) => ({
-      sql: "INSERT INTO blobs (id, body) VALUES (?, ?)",
-      params: [write * 25 + i, Buffer.alloc(4000, write)],
-    }));
-    await thread.run({ steps: rows, transfer: [] }, checkpointer);
+    await thread.run(blobWrite(write), checkpointer);
     largest = Math.max(largest, statSync(`${file}-wal`).size);
   }
   // A WAL frame is a page and its 24-byte header; the write that passes the autocheckpoint adds its own frames.
