@@ -66,5 +66,6 @@ EXPOSE 3000
 # the first start embeds the sample organizations, hence the long start period. No curl here.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=300s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "dist/orgsim.mjs"]
+# orgsim's V8 flags, as every launcher gives them (packages/runtime/src/node-flags.ts).
+ENTRYPOINT ["node", "--max-semi-space-size=64", "dist/orgsim.mjs"]
 CMD ["serve"]

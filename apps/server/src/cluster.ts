@@ -16,6 +16,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { randomBytes } from "node:crypto";
 import type { Config } from "@orgsim/runtime";
+import { withNodeFlags } from "@orgsim/runtime/node-flags";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { serveClusterMetrics } from "./observability/metrics";
 
@@ -34,6 +35,8 @@ export async function runPrimary(config: Config, log: (line: string) => void): P
   serveClusterMetrics();
   // Page cursors are signed: every worker must sign and verify with the same secret.
   const env = { ORGSIM_CURSOR_SECRET: config.cursorSecret ?? randomBytes(32).toString("base64") };
+  // The workers do the writes: they run with orgsim's V8 flags even when the primary was started without them.
+  cluster.setupPrimary({ execArgv: withNodeFlags(process.execArgv) });
   const running = new Set<Worker>();
   const ready = new Set<Worker>();
   let stopping = false;

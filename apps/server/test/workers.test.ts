@@ -3,14 +3,16 @@
  * primary hands each new connection to the next worker in turn, so requests made on connections
  * of their own reach both workers.
  */
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ORGSIM_NODE_FLAGS } from "@orgsim/runtime/node-flags";
+import { startOrgsimServe } from "@orgsim/testing/serve";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, spawnServer, waitFor } from "./failures-support";
-import { orgsimCommand, removeDir, sampleOrganizations } from "./harness";
+import { SERVER_DIR, type ServerProcess, spawnServer, waitFor } from "./failures-support";
+import { backendEnv, ENTRY, orgsimCommand, removeDir, sampleOrganizations } from "./harness";
 
 const WORKERS = { ORGSIM_WORKERS: "2" };
 
@@ -52,14 +54,15 @@ async function spawnWorkers(dataDir: string): Promise<ServerProcess> {
 }
 const ALL_READY = /Workers: all 2 processes ready/;
 
-/** The primary's worker processes (its other children, such as tsx's esbuild when it runs the sources, left out). */
-function workerPids(server: ServerProcess): number[] {
+/** The command lines of the primary's worker processes (its other children, such as tsx's esbuild when it runs the sources, left out), each from its pid. */
+function workerCommands(server: { child: ChildProcess }): string[] {
   const listing = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(server.child.pid)], { encoding: "utf8" }).stdout;
   return listing
     .split("\n")
-    .filter((line) => / serve$/.test(line.trim()))
-    .map((line) => Number.parseInt(line.trim(), 10));
+    .map((line) => line.trim())
+    .filter((line) => / serve$/.test(line));
 }
+const workerPids = (server: ServerProcess) => workerCommands(server).map((line) => Number.parseInt(line, 10));
 
 describe("two worker processes on one port", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "orgsim-workers-"));
@@ -172,5 +175,24 @@ describe("an API key's rate limit across two workers", () => {
   it("is one budget for the server, not one per worker", async () => {
     const answers = await everywhere(server, 8, "GET", "/search/organizations/similar?description=software&limit=1", { authorization: `Bearer ${token}` });
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
+  });
+});
+
+describe("the workers' V8 flags", () => {
+  it("runs every worker with orgsim's V8 flags, also when the primary was started without them", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "orgsim-workers-flags-"));
+    const env = { ORGSIM_SAMPLE_SIZE: "0", ...backendEnv(dataDir), ...WORKERS };
+    const server = await startOrgsimServe({ serverDir: SERVER_DIR, entry: ENTRY, nodeFlags: false, env });
+    try {
+      await waitFor("both workers", () => (ALL_READY.test(server.output()) ? true : undefined));
+      const primary = spawnSync("ps", ["-o", "args=", "-p", String(server.child.pid)], { encoding: "utf8" }).stdout;
+      for (const flag of ORGSIM_NODE_FLAGS) expect(primary).not.toContain(flag);
+      const workers = workerCommands(server);
+      expect(workers).toHaveLength(2);
+      for (const command of workers) for (const flag of ORGSIM_NODE_FLAGS) expect(command.split(" ")).toContain(flag);
+    } finally {
+      await server.kill();
+      removeDir(dataDir);
+    }
   });
 });

@@ -3,6 +3,7 @@
  * one way the server tests and the benchmarks start a real server.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { ORGSIM_NODE_FLAGS } from "@orgsim/runtime/node-flags";
 
 export interface ServeOptions {
   /** apps/server, where `src/main.ts` lives. */
@@ -17,6 +18,8 @@ export interface ServeOptions {
   nodeArgs?: string[];
   /** What runs: the TypeScript sources through tsx (the default), or the esbuild bundle `dist/orgsim.mjs`. */
   entry?: OrgsimEntry;
+  /** false: without orgsim's V8 flags, as whoever runs `node dist/orgsim.mjs` by hand. */
+  nodeFlags?: boolean;
 }
 
 /**
@@ -26,9 +29,9 @@ export interface ServeOptions {
  */
 export type OrgsimEntry = "sources" | "bundle";
 
-/** node's arguments that run the orgsim command from `serverDir` (before the command's own arguments). */
-export function orgsimScript(entry: OrgsimEntry = "sources"): string[] {
-  return entry === "bundle" ? ["dist/orgsim.mjs"] : ["--import", "tsx", "src/main.ts"];
+/** node's arguments that run the orgsim command from `serverDir` (before the command's own arguments), with orgsim's V8 flags as its launchers give them. */
+export function orgsimScript(entry: OrgsimEntry = "sources", nodeFlags = true): string[] {
+  return [...(nodeFlags ? ORGSIM_NODE_FLAGS : []), ...(entry === "bundle" ? ["dist/orgsim.mjs"] : ["--import", "tsx", "src/main.ts"])];
 }
 
 export interface Exit {
@@ -56,7 +59,7 @@ const POLL_MS = 100;
 
 export async function startOrgsimServe(options: ServeOptions): Promise<ServeProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...orgsimScript(options.entry), "serve"], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...orgsimScript(options.entry, options.nodeFlags), "serve"], {
     cwd: options.serverDir,
     // One server process unless a test asks for more (ORGSIM_WORKERS): the suite starts many servers on two cores.
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ORGSIM_WORKERS: "1", ...options.env },

@@ -7,6 +7,7 @@
 import { closeSync, mkdirSync, openSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { OrganizationRecord } from "@orgsim/core";
+import { ORGSIM_NODE_FLAGS } from "@orgsim/runtime/node-flags";
 import type { Dataset } from "./data";
 import { LOAD_BATCH } from "./load";
 import { runImport } from "./server";
@@ -27,6 +28,8 @@ export interface ImportCommandResult {
   /** From the "Imported" line until the command exited: the vector graphs' build, then shutdown. */
   after_records_s: number;
   wall_s: number;
+  /** orgsim's V8 flags the command ran with (its launcher's, testing/serve.ts); absent: Node's defaults (runs before they existed). */
+  node_flags?: string[];
 }
 
 /** The importer's mapping of the API's own shape (GET /organizations/{id}) plus the two vectors. */
@@ -106,6 +109,7 @@ export async function measureImportCommand(
       per_second: Math.round(run.imported / run.importerSeconds),
       after_records_s: round(run.wallSeconds - run.recordsDoneSeconds),
       wall_s: round(run.wallSeconds),
+      node_flags: [...ORGSIM_NODE_FLAGS],
     };
     log(
       `  ${result.organizations} imported (${result.failed} failed) in ${result.records_s} s: ${result.per_second} orgs/s; the graphs and shutdown ${result.after_records_s} s after`,

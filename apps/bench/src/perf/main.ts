@@ -37,6 +37,7 @@ import { parseArgs } from "node:util";
 import { countriesInRegion, type OrganizationRecord, type VectorModel } from "@orgsim/core";
 import { findRepoRoot } from "@orgsim/embeddings";
 import { loadConfig } from "@orgsim/runtime";
+import { missingNodeFlags } from "@orgsim/runtime/node-flags";
 import { seededRandom } from "@orgsim/sample-data";
 import {
   corpora,
@@ -106,6 +107,11 @@ const { values: args } = parseArgs({
     out: { type: "string" },
   },
 });
+
+// The store path (load.ts) is measured in this process: with the V8 flags `orgsim import` runs with.
+if (missingNodeFlags().length > 0 && !args["report-only"]) {
+  throw new Error(`run the bench with orgsim's V8 flags, as \`pnpm bench:perf\` does: node ${missingNodeFlags().join(" ")} --import tsx src/perf/main.ts`);
+}
 
 const repo = findRepoRoot();
 const benchDir = join(repo, "apps", "bench");

@@ -23,6 +23,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { ORGSIM_NODE_FLAGS } from "@orgsim/runtime/node-flags";
 import { WEB_DIST_CANDIDATES } from "../../src/http/web-app";
 import { removeDir } from "../harness";
 
@@ -191,6 +192,12 @@ describe("the Dockerfile", () => {
     expect(command.join(" ")).not.toContain("curl");
   });
 
+  it("runs the orgsim command with orgsim's V8 flags, before its script", () => {
+    const entrypoint = execForm(args(runtime, "ENTRYPOINT")[0]!);
+    expect(entrypoint[0]).toBe("node");
+    expect(entrypoint.slice(1, entrypoint.indexOf("dist/orgsim.mjs"))).toEqual(expect.arrayContaining([...ORGSIM_NODE_FLAGS]));
+  });
+
   it("leaves installed and local files out of the build context", () => {
     const ignored = readFileSync(join(ROOT, ".dockerignore"), "utf8").split("\n");
     for (const pattern of ["**/node_modules", "**/dist", ".orgsim", ".git"]) expect(ignored).toContain(pattern);
@@ -213,7 +220,8 @@ describe("the image's command, on the bundle pnpm build made", () => {
     // The web app beside it: /app/web, one of the places the server looks (src/http/web-app.ts), built by `pnpm build`.
     expect(args(runtime, "COPY")).toContain("--from=build /src/apps/web/dist ./web");
     expect(WEB_DIST_CANDIDATES.map((dir) => relative(join(SERVER_DIR, "src/http"), dir))).toContain(join("..", "web"));
-    if (!existsSync(join(SERVER_DIR, command[1]!))) throw new Error(`${command[1]} is missing: run pnpm build first`);
+    const script = command.find((arg) => arg.endsWith(".mjs")) as string;
+    if (!existsSync(join(SERVER_DIR, script))) throw new Error(`${script} is missing: run pnpm build first`);
     const probe = createServer().listen(0, "127.0.0.1");
     await once(probe, "listening");
     port = (probe.address() as { port: number }).port;
