@@ -207,6 +207,24 @@ describe("the report's sentence on orgsim import from a file", () => {
     expect(text).not.toMatch(/10k/);
     expect(importCommandText([["10k", { embedded: { import_vectors_given: load } } as ScaleResult]])).toBeNull();
   });
+
+  it("says whether the command ran with orgsim's V8 flags", () => {
+    const load = { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0 };
+    const command = {
+      through: "orgsim import (bundle)",
+      organizations: 1,
+      failed: 0,
+      file_bytes: 1,
+      records_s: 1,
+      per_second: 1,
+      after_records_s: 1,
+      wall_s: 2,
+    } as const;
+    const text = (node_flags?: string[]) =>
+      importCommandText([["100k", { embedded: { import_vectors_given: load, import_command: { ...command, node_flags } } } as ScaleResult]]);
+    expect(text(["--max-semi-space-size=64"])).toMatch(/ The command ran with orgsim's V8 flags \(`--max-semi-space-size=64`, .*\) in 100k\.$/);
+    expect(text()).not.toMatch(/V8 flags/);
+  });
 });
 
 describe("the report's sentence on imports with vectors given", () => {
@@ -243,6 +261,17 @@ describe("the report's sentence on imports with vectors given", () => {
       /\. Two calls in flight in 100k \(embedded\), as `orgsim import` makes them since commit 74366dc .*; one call at a time in the others, measured before it\. /,
     );
     expect(vectorsGivenText([["10k", scale(WRITE_PATH)]], 1000)).toMatch(/runs before it\)\. One call at a time\. The service/);
+  });
+
+  it("says which scales and backends were written by a process with orgsim's V8 flags, and is silent when none was", () => {
+    const load = (node_flags?: string[]) => ({
+      import_vectors_given: { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0, through: WRITE_PATH, node_flags },
+    });
+    const text = vectorsGivenText([["100k", { embedded: load(["--max-semi-space-size=64"]), elasticsearch: load() } as ScaleResult]], 1000);
+    expect(text).toMatch(
+      / The writing process ran with orgsim's V8 flags \(`--max-semi-space-size=64`, as `orgsim import` and the server run since commit \w+\) in 100k \(embedded\); with Node's defaults in 100k \(Elasticsearch\)\./,
+    );
+    expect(vectorsGivenText([["10k", scale(WRITE_PATH)]], 1000)).not.toMatch(/V8 flags/);
   });
 
   it("names the backend when only one of a scale's backends comes from a run before that path (carried over by --backends)", () => {

@@ -227,7 +227,26 @@ export function importCommandText(scales: [string, ScaleResult][]): string | nul
   return (
     `*From a file through \`orgsim import\`* (embedded backend): the same organizations as an NDJSON file in the API's own shape with both vectors, imported by the server's bundle as the Docker image runs it, ` +
     `the file read, parsed and mapped on the importer's reader thread: ${figures.join(", ")}. ` +
-    "This is the rate a user's import of such a file reaches; the column above leaves the file out."
+    "This is the rate a user's import of such a file reaches; the column above leaves the file out." +
+    nodeFlagsText(
+      measured.map(([l, c]) => ({ label: l, flags: c.node_flags })),
+      "The command",
+    )
+  );
+}
+
+/**
+ * Which runs wrote with orgsim's V8 flags (packages/runtime/src/node-flags.ts), as a sentence
+ * beginning with a space; empty when none did.
+ */
+export function nodeFlagsText(runs: { label: string; flags?: string[] }[], who: string): string {
+  const flagged = runs.filter((run) => run.flags?.length);
+  const others = runs.filter((run) => !run.flags?.length);
+  if (flagged.length === 0) return "";
+  const flags = (flagged[0]?.flags ?? []).map((flag) => `\`${flag}\``).join(" ");
+  return (
+    ` ${who} ran with orgsim's V8 flags (${flags}, as \`orgsim import\` and the server run since commit 0c4ece2) in ${flagged.map((run) => run.label).join(", ")}` +
+    `${others.length ? `; with Node's defaults in ${others.map((run) => run.label).join(", ")}` : ""}.`
   );
 }
 
@@ -274,6 +293,14 @@ export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown
   const calls = inFlight.length
     ? `Two calls in flight in ${inFlight.join(", ")}, as \`orgsim import\` makes them since commit 74366dc (the embedded store writes a batch on a thread of its own while the next is validated); one call at a time in the others, measured before it`
     : "One call at a time";
+  const flags = nodeFlagsText(
+    scales.flatMap(([l, s]) =>
+      (["embedded", "elasticsearch"] as const).flatMap((b) =>
+        s[b] ? [{ label: `${l} (${BACKEND_NAMES[b]})`, flags: s[b].import_vectors_given.node_flags }] : [],
+      ),
+    ),
+    "The writing process",
+  );
   const earlier = adapters.length
     ? ` ${adapters.join(", ")} ${adapters.length === 1 ? "was" : "were"} measured before that path existed, through each backend's store adapter (\`OrganizationStore.upsert\`, without the service's checks); re-run ${adapters.length === 1 ? "it" : "them"} to measure the product's path.`
     : "";
@@ -281,7 +308,7 @@ export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown
     `*With vectors given*: orgs/s through \`OrganizationService.upsertMany\` with vectors given (\`givenVectors\`${adapters.length ? `; ${service.join(", ")}` : ""}), ${path}, ${batch} organizations a call, the product's bulk limit ` +
     `(as \`orgsim import\` writes when the mapping gives both vectors). This leaves out what \`orgsim import\` does before that call: reading the file, parsing each row's JSON and mapping it, which take longer than the write (*From a file through \`orgsim import\`* above, at the scales that measured it; "\`orgsim import\` with vectors given, through the command" below). ` +
     `The writes go as \`orgsim import\` makes them (Elasticsearch: no refresh per bulk, one refresh at the end, timed with the writes; int8_hnsw, its graphs built with m 32 and ef_construction 200 since commit 3076e10, Lucene's 16 and 100 in runs before it; each call's batch as up to 4 bulk requests at once since commit e9aaef6, one bulk request in runs before it). ${calls}. The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one store call; ` +
-    `the embedder is never called. The time is that of the upsertMany calls (with two in flight: for each 8 batches generated beforehand, from the first call to the end of the last); generating the records and their vectors' number arrays is not counted.${earlier}`
+    `the embedder is never called. The time is that of the upsertMany calls (with two in flight: for each 8 batches generated beforehand, from the first call to the end of the last); generating the records and their vectors' number arrays is not counted.${flags}${earlier}`
   );
 }
 
