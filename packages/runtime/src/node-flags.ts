@@ -7,10 +7,10 @@
  * V8's semi-spaces of 64 MiB instead of Node's 16: a bulk write allocates about 24 KB an organization
  * and keeps its batch until the write commits, so with 16 MiB a scavenge came every few hundred
  * organizations and copied the batches in flight, then promoted them for the old generation's
- * collector to trace. The store path of an import at 100k wrote 18,705 organizations/s against
- * 16,054 (means of three runs; 32 MiB 18,014, 128 MiB 17,894), and `orgsim import` took 13.0 and
- * 13.1 s for a file of 100k against 14.6 and 15.0 s (docs/benchmarks.md, "A larger young
- * generation for bulk writes").
+ * collector to trace. At 100k, `orgsim import` of a file took 13.3 s against 14.8 s (means of five
+ * runs each, in turn), and the store path alone wrote 17,310 organizations/s against 16,214 (15 runs
+ * each; faster in 13 of the 15 pairs). 32 and 128 MiB did no better than 64 (docs/benchmarks.md,
+ * "A larger young generation for bulk writes").
  */
 export const ORGSIM_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64"];
 
