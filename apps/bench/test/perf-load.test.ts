@@ -187,18 +187,19 @@ describe("the synthetic organizations' ids", () => {
 });
 
 describe("the report's sentence on orgsim import from a file", () => {
+  const load = { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0 };
+  const command = {
+    through: "orgsim import (bundle)",
+    organizations: 100_000,
+    failed: 0,
+    file_bytes: 850 * 2 ** 20,
+    records_s: 18,
+    per_second: 5556,
+    after_records_s: 41.2,
+    wall_s: 60,
+  } as const;
+
   it("gives each measured scale's rate, file and graph time, and is left out when no scale measured it", () => {
-    const load = { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0 };
-    const command = {
-      through: "orgsim import (bundle)",
-      organizations: 100_000,
-      failed: 0,
-      file_bytes: 850 * 2 ** 20,
-      records_s: 18,
-      per_second: 5556,
-      after_records_s: 41.2,
-      wall_s: 60,
-    } as const;
     const text = importCommandText([
       ["10k", { embedded: { import_vectors_given: load } } as ScaleResult],
       ["100k", { embedded: { import_vectors_given: load, import_command: command } } as ScaleResult],
@@ -209,17 +210,6 @@ describe("the report's sentence on orgsim import from a file", () => {
   });
 
   it("says whether the command ran with orgsim's V8 flags", () => {
-    const load = { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0 };
-    const command = {
-      through: "orgsim import (bundle)",
-      organizations: 1,
-      failed: 0,
-      file_bytes: 1,
-      records_s: 1,
-      per_second: 1,
-      after_records_s: 1,
-      wall_s: 2,
-    } as const;
     const text = (node_flags?: string[]) =>
       importCommandText([["100k", { embedded: { import_vectors_given: load, import_command: { ...command, node_flags } } } as ScaleResult]]);
     expect(text(["--max-semi-space-size=64"])).toMatch(/ The command ran with orgsim's V8 flags \(`--max-semi-space-size=64`, .*\) in 100k\.$/);

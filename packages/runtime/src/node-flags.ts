@@ -1,9 +1,9 @@
 /**
- * The V8 flags every orgsim process runs with: given by its launchers (the Dockerfile, apps/server's
- * `start` and `cli` scripts, `pnpm bench:perf`, the tests' and the bench's spawns) and added to the
- * cluster's workers. It imports nothing, so the tests' launcher loads it alone (the package's
- * `./node-flags` export).
- *
+ * The V8 flags the orgsim command's processes (`serve`, `import`, ...) run with: given by its
+ * launchers (the Dockerfile, apps/server's `start` and `cli` scripts, `pnpm bench:perf`, the tests'
+ * and the bench's spawns) and added to the cluster's workers. The MCP stdio server does no bulk
+ * writes and runs without them. This module imports nothing, so the tests' launcher loads it alone
+ * (the package's `./node-flags` export). *
  * V8's semi-spaces of 64 MiB instead of Node's 16: a bulk write allocates about 24 KB an organization
  * and keeps its batch until the write commits, so with 16 MiB a scavenge came every few hundred
  * organizations and copied the batches in flight, then promoted them for the old generation's
@@ -16,9 +16,15 @@ export const ORGSIM_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64"]
 
 const nameOf = (flag: string) => flag.split("=")[0] as string;
 
-/** Those of ORGSIM_NODE_FLAGS that node's arguments and NODE_OPTIONS do not set (this process's, unless given); a value set there is kept. */
+/** Node's own arguments and NODE_OPTIONS' words (this process's, unless given) that set one of ORGSIM_NODE_FLAGS, with their values. */
+export function nodeFlagsSet(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ""): string[] {
+  const names = new Set(ORGSIM_NODE_FLAGS.map(nameOf));
+  return [...execArgv, ...nodeOptions.split(/\s+/)].filter((arg) => names.has(nameOf(arg)));
+}
+
+/** Those of ORGSIM_NODE_FLAGS that node's arguments and NODE_OPTIONS do not set; a value set there is kept. */
 export function missingNodeFlags(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ""): string[] {
-  const set = new Set([...execArgv, ...nodeOptions.split(/\s+/)].map(nameOf));
+  const set = new Set(nodeFlagsSet(execArgv, nodeOptions).map(nameOf));
   return ORGSIM_NODE_FLAGS.filter((flag) => !set.has(nameOf(flag)));
 }
 

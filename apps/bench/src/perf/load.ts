@@ -29,7 +29,7 @@ import {
 } from "@orgsim/core";
 import { createEmbedder } from "@orgsim/embeddings";
 import { WRITES_IN_FLIGHT, WritesInFlight } from "@orgsim/importer";
-import { missingNodeFlags, ORGSIM_NODE_FLAGS } from "@orgsim/runtime/node-flags";
+import { nodeFlagsSet } from "@orgsim/runtime/node-flags";
 import type { Dataset, SyntheticIds } from "./data";
 
 export const LOAD_BATCH = 1_000;
@@ -61,9 +61,6 @@ export interface LoadResult {
   /** orgsim's V8 flags the writing process ran with, as `orgsim import` runs; absent: Node's defaults (runs before they existed). */
   node_flags?: string[];
 }
-
-/** orgsim's V8 flags this process runs with (main.ts refuses to run without them). */
-export const nodeFlagsHere = () => ORGSIM_NODE_FLAGS.filter((flag) => !missingNodeFlags().includes(flag));
 
 /** One batch as upsertMany takes it: the organizations, and each one's vectors as number arrays. */
 export function upsertInput(records: readonly OrganizationRecord[]): { organizations: unknown[]; givenVectors: GivenVectors[] } {
@@ -148,7 +145,7 @@ async function load(
       through: WRITE_PATH,
       in_flight: WRITES_IN_FLIGHT,
       ids: dataset.options.ids,
-      node_flags: nodeFlagsHere(),
+      node_flags: nodeFlagsSet(),
     };
   } finally {
     await close();
