@@ -109,8 +109,9 @@ const { values: args } = parseArgs({
 });
 
 // The store path (load.ts) is measured in this process: with the V8 flags `orgsim import` runs with.
-if (missingNodeFlags().length > 0 && !args["report-only"]) {
-  throw new Error(`run the bench with orgsim's V8 flags, as \`pnpm bench:perf\` does: node ${missingNodeFlags().join(" ")} --import tsx src/perf/main.ts`);
+const missingFlags = missingNodeFlags();
+if (missingFlags.length > 0 && !args["report-only"]) {
+  throw new Error(`run the bench with orgsim's V8 flags, as \`pnpm bench:perf\` does: node ${missingFlags.join(" ")} --import tsx src/perf/main.ts`);
 }
 
 const repo = findRepoRoot();
