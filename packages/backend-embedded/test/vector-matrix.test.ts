@@ -44,6 +44,17 @@ describe("VectorMatrix", () => {
     expect(Array.from(chunks[0]?.subarray(16, 24) ?? [])).toEqual(Array.from(vectors[2] as Float32Array));
   });
 
+  it("makes a chunk small while a small store fills it, then at its full size at once (no doubling)", () => {
+    const matrix = new VectorMatrix(8, 65_536);
+    matrix.reserve(1_000);
+    expect(matrix.rows).toBe(1_024);
+    const vector = Float32Array.from({ length: 8 }, (_, i) => i);
+    matrix.set(1_000, vector);
+    matrix.reserve(1_025);
+    expect(matrix.rows).toBe(65_536);
+    expect(Array.from(matrix.view(1_000))).toEqual(Array.from(vector));
+  });
+
   it("refuses a query of another dimension, a row outside it and a batch too big, by name", () => {
     const { matrix } = filled(4, 10, 1_000);
     const out = new Float32Array(BATCH_ROWS + 1);
