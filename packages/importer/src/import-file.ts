@@ -13,7 +13,7 @@ import { type ByteCounter, positionUnit } from "./sources";
 import { WritesInFlight } from "./writes-in-flight";
 
 /** Batches written at once (writes-in-flight.ts). */
-export const WRITES_IN_FLIGHT = 2;
+export const WRITES_IN_FLIGHT = 3;
 
 /** What comes with a batch: `givenVectors[i]` holds the vectors the mapping gave for `rows[i]` (absent when the mapping gives none). */
 export interface UpsertOptions {

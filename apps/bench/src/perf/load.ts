@@ -10,8 +10,8 @@
  * embedder of the dataset's model), on the backend the bench
  * opened itself: createApp opens its own backend from the environment and takes no open one.
  * Every record brings the vectors its texts need, so the embedder is never called (a call fails
- * the run rather than slowing it unseen). Calls are made as `orgsim import` makes them, two in
- * flight (its WritesInFlight), so the store writes one batch while the next is validated. Generating
+ * the run rather than slowing it unseen). Calls are made as `orgsim import` makes them, its
+ * WRITES_IN_FLIGHT at once (WritesInFlight), so the store writes one batch while the next is validated. Generating
  * the records and turning their vectors into number arrays, as a caller's JSON holds them, is not
  * timed: WINDOW batches are generated, then written, timed from the first call to the end of the
  * last (the calls in flight drain at each window's end: a little slower than an import's steady flow).
