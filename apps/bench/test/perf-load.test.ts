@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_SYNTHETIC, Dataset, permute48, SYNTHETIC_ID_BASE } from "../src/perf/data";
 import { API_SHAPE_MAPPING, fileLine } from "../src/perf/import-command";
 import { givenVectorsOnly, upsertInput, WRITE_PATH } from "../src/perf/load";
-import { importCommandText, syntheticIdsText, vectorsGivenText } from "../src/perf/report";
+import { callsInFlightText, importCommandText, syntheticIdsText, vectorsGivenText } from "../src/perf/report";
 import type { ScaleResult } from "../src/perf/types";
 
 const DIMENSION = 8;
@@ -242,15 +242,24 @@ describe("the report's sentence on imports with vectors given", () => {
     expect(mixed).toMatch(/ 1m was measured before that path existed/);
   });
 
-  it("says which scales and backends were written with two calls in flight", () => {
+  it("says which scales and backends were written with how many calls in flight", () => {
     const load = (in_flight?: number) => ({
       import_vectors_given: { organizations: 1, seconds: 1, per_second: 1, generate_seconds: 0, through: WRITE_PATH, in_flight },
     });
     const text = vectorsGivenText([["100k", { embedded: load(2), elasticsearch: load() } as ScaleResult]], 1000);
     expect(text).toMatch(
-      /\. Two calls in flight in 100k \(embedded\), as `orgsim import` makes them since commit 74366dc .*; one call at a time in the others, measured before it\. /,
+      /\. Two calls in flight in 100k \(embedded\), as `orgsim import` made them from commit 74366dc .* to commit \w+; one call at a time in the others, measured before it\. /,
     );
     expect(vectorsGivenText([["10k", scale(WRITE_PATH)]], 1000)).toMatch(/runs before it\)\. One call at a time\. The service/);
+    const runs = [
+      { label: "100k (embedded)", calls: 3 },
+      { label: "1m (embedded)", calls: 2 },
+      { label: "100k (Elasticsearch)", calls: 3 },
+    ];
+    expect(callsInFlightText(runs)).toMatch(
+      /^Three calls in flight in 100k \(embedded\), 100k \(Elasticsearch\), as `orgsim import` makes them since commit \w+; two calls in flight in 1m \(embedded\), as `orgsim import` made them from commit 74366dc/,
+    );
+    expect(callsInFlightText(runs)).not.toMatch(/one call at a time/);
   });
 
   it("says which scales and backends were written by a process with orgsim's V8 flags, and is silent when none was", () => {

@@ -250,6 +250,26 @@ export function nodeFlagsText(runs: { label: string; flags?: string[] }[], who: 
   );
 }
 
+/** How `orgsim import` has made each number of calls at once (its WRITES_IN_FLIGHT), and when. */
+const CALLS_MADE: Record<number, string> = {
+  2: "as `orgsim import` made them from commit 74366dc (the embedded store writes a batch on a thread of its own while the next is validated) to commit 9af005b",
+  3: "as `orgsim import` makes them since commit 9af005b",
+};
+const CALLS = ["", "One call", "Two calls", "Three calls", "Four calls"];
+
+/** How many calls each run made at once, as a sentence without its period ("One call at a time" when none made more). */
+export function callsInFlightText(runs: { label: string; calls: number }[]): string {
+  const counts = [...new Set(runs.map((run) => run.calls))].filter((calls) => calls > 1).sort((a, b) => b - a);
+  if (counts.length === 0) return "One call at a time";
+  const parts = counts.map((calls) => {
+    const labels = runs.filter((run) => run.calls === calls).map((run) => run.label);
+    return [`${CALLS[calls] ?? `${calls} calls`} in flight in ${labels.join(", ")}`, CALLS_MADE[calls]].filter(Boolean).join(", ");
+  });
+  const single = runs.some((run) => run.calls <= 1) ? "; one call at a time in the others, measured before it" : "";
+  const sentence = parts.map((part, i) => (i === 0 ? part : part.charAt(0).toLowerCase() + part.slice(1))).join("; ");
+  return `${sentence}${single}`;
+}
+
 /** How the synthetic organizations' ids ran in each scale's import, and what that does to the embedded store's writes. */
 export function syntheticIdsText(scales: [string, ScaleResult][]): string {
   const written = (ids: SyntheticIds) =>
@@ -287,12 +307,13 @@ export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown
       `The bench now writes through \`OrganizationService.upsertMany\` with \`givenVectors\`, ${path}: re-run \`pnpm bench:perf\` to measure it.`
     );
   }
-  const inFlight = scales.flatMap(([l, s]) =>
-    (["embedded", "elasticsearch"] as const).flatMap((b) => ((s[b]?.import_vectors_given.in_flight ?? 1) > 1 ? [`${l} (${BACKEND_NAMES[b]})`] : [])),
+  const calls = callsInFlightText(
+    scales.flatMap(([l, s]) =>
+      (["embedded", "elasticsearch"] as const).flatMap((b) =>
+        s[b] ? [{ label: `${l} (${BACKEND_NAMES[b]})`, calls: s[b].import_vectors_given.in_flight ?? 1 }] : [],
+      ),
+    ),
   );
-  const calls = inFlight.length
-    ? `Two calls in flight in ${inFlight.join(", ")}, as \`orgsim import\` makes them since commit 74366dc (the embedded store writes a batch on a thread of its own while the next is validated); one call at a time in the others, measured before it`
-    : "One call at a time";
   const flags = nodeFlagsText(
     scales.flatMap(([l, s]) =>
       (["embedded", "elasticsearch"] as const).flatMap((b) =>
@@ -308,7 +329,7 @@ export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown
     `*With vectors given*: orgs/s through \`OrganizationService.upsertMany\` with vectors given (\`givenVectors\`${adapters.length ? `; ${service.join(", ")}` : ""}), ${path}, ${batch} organizations a call, the product's bulk limit ` +
     `(as \`orgsim import\` writes when the mapping gives both vectors). This leaves out what \`orgsim import\` does before that call: reading the file, parsing each row's JSON and mapping it, which take longer than the write (*From a file through \`orgsim import\`* above, at the scales that measured it; "\`orgsim import\` with vectors given, through the command" below). ` +
     `The writes go as \`orgsim import\` makes them (Elasticsearch: no refresh per bulk, one refresh at the end, timed with the writes; int8_hnsw, its graphs built with m 32 and ef_construction 200 since commit 3076e10, Lucene's 16 and 100 in runs before it; each call's batch as up to 4 bulk requests at once since commit e9aaef6, one bulk request in runs before it). ${calls}. The service validates and normalizes each organization, checks each vector (dimension, finite, not zero) and scales it to unit length, then writes the batch in one store call; ` +
-    `the embedder is never called. The time is that of the upsertMany calls (with two in flight: for each 8 batches generated beforehand, from the first call to the end of the last); generating the records and their vectors' number arrays is not counted.${flags}${earlier}`
+    `the embedder is never called. The time is that of the upsertMany calls (with calls in flight: for each 8 batches generated beforehand, from the first call to the end of the last); generating the records and their vectors' number arrays is not counted.${flags}${earlier}`
   );
 }
 
