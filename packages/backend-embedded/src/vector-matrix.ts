@@ -6,9 +6,9 @@
  * Chunks: a chunk starts at 1,024 rows (a small store's), then is made at its full size at once. Its
  * rows not yet written take no memory (fresh pages are the kernel's until first written), while
  * doubling up to a full chunk made 189 MiB of arrays and copied 95 MiB of rows at 384-d, a cost
- * seen in bulk writes. A full chunk never moves. A chunk may also be a view of the memory snapshot mapped from its file
- * (`adopt`): its rows are then the page cache's, one copy for every server process, and a row
- * written to it is copied for this process alone (copy on write).
+ * seen in bulk writes. A full chunk never moves. A chunk may also be a view of the memory snapshot
+ * mapped from its file (`adopt`): its rows are then the page cache's, one copy for every server
+ * process, and a row written to it is copied for this process alone (copy on write).
  *
  * Why native: an exact scan of a restrictive filter's rows (at 1M, 26,000 scattered rows of 384
  * floats) is bound by memory and by the cost of each call, so the kernel takes a batch of rows a

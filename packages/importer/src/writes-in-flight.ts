@@ -3,7 +3,8 @@
  * maps and validates the next (the embedded store writes on a thread of its own, its
  * write-thread.ts). At 100k organizations with vectors given, two in flight wrote 15,474 to 16,644
  * organizations/s where one at a time wrote 12,083 and 12,838; later three wrote 20,368 on average
- * where two wrote 18,924, the calling thread no longer waiting for the store's (docs/benchmarks.md).
+ * where two wrote 18,924, the calling thread then waiting less for the write thread
+ * (docs/benchmarks.md).
  */
 export class WritesInFlight {
   private readonly writing = new Map<Promise<void>, ReadonlySet<number>>();
