@@ -3,7 +3,8 @@
  * launchers (the Dockerfile, apps/server's `start` and `cli` scripts, `pnpm bench:perf`, the tests'
  * and the bench's spawns) and added to the cluster's workers. The MCP stdio server does no bulk
  * writes and runs without them. This module imports nothing, so the tests' launcher loads it alone
- * (the package's `./node-flags` export). *
+ * (the package's `./node-flags` export).
+ *
  * V8's semi-spaces of 64 MiB instead of Node's 16: a bulk write allocates about 24 KB an organization
  * and keeps its batch until the write commits, so with 16 MiB a scavenge came every few hundred
  * organizations and copied the batches in flight, then promoted them for the old generation's

@@ -307,19 +307,13 @@ export function vectorsGivenText(scales: [string, ScaleResult][], batch: unknown
       `The bench now writes through \`OrganizationService.upsertMany\` with \`givenVectors\`, ${path}: re-run \`pnpm bench:perf\` to measure it.`
     );
   }
-  const calls = callsInFlightText(
-    scales.flatMap(([l, s]) =>
-      (["embedded", "elasticsearch"] as const).flatMap((b) =>
-        s[b] ? [{ label: `${l} (${BACKEND_NAMES[b]})`, calls: s[b].import_vectors_given.in_flight ?? 1 }] : [],
-      ),
-    ),
+  // Each scale's and backend's write, labelled as the sentences name it.
+  const writes = scales.flatMap(([l, s]) =>
+    (["embedded", "elasticsearch"] as const).flatMap((b) => (s[b] ? [{ label: `${l} (${BACKEND_NAMES[b]})`, load: s[b].import_vectors_given }] : [])),
   );
+  const calls = callsInFlightText(writes.map(({ label, load }) => ({ label, calls: load.in_flight ?? 1 })));
   const flags = nodeFlagsText(
-    scales.flatMap(([l, s]) =>
-      (["embedded", "elasticsearch"] as const).flatMap((b) =>
-        s[b] ? [{ label: `${l} (${BACKEND_NAMES[b]})`, flags: s[b].import_vectors_given.node_flags }] : [],
-      ),
-    ),
+    writes.map(({ label, load }) => ({ label, flags: load.node_flags })),
     "The writing process",
   );
   const earlier = adapters.length
