@@ -49,7 +49,7 @@ export function completePostings(
   threshold: number,
 ): void;
 
-/** Writes to `out` those of the first `count` of `slots` with `scores[slot] + left >= threshold`, in order; returns how many. */
+/** Writes to `out` (which may be `slots` itself) those of the first `count` of `slots` with `scores[slot] + left >= threshold`, in order; returns how many. */
 export function slotsReaching(slots: Int32Array, count: number, scores: Float64Array, left: number, threshold: number, out: Int32Array): number;
 
 /** Writes to `out` those of the first `count` of `slots` with `scores[slot] > floor`, in order; returns how many. */
@@ -57,6 +57,15 @@ export function slotsAbove(slots: Int32Array, count: number, scores: Float64Arra
 
 /** How many of the first `count` of `slots` have `scores[slot] > bound`, counted up to `enough`. */
 export function countAbove(slots: Int32Array, count: number, scores: Float64Array, bound: number, enough: number): number;
+
+/** Sets `scores[slot]` to 0 for each of the first `count` of `slots`. */
+export function clearSlots(slots: Int32Array, count: number, scores: Float64Array): void;
+
+/**
+ * Writes to `best` the `best.length` of the first `count` of `slots` with the highest scores, highest
+ * first (of equal scores, the one listed first), and their scores to `top` (as long as `best`).
+ */
+export function bestSlots(slots: Int32Array, count: number, scores: Float64Array, best: Int32Array, top: Float64Array): void;
 
 /** The compiled addon's file, for a worker thread to load with require (each thread loads its own copy). */
 export const addonFile: string;

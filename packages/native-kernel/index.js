@@ -15,5 +15,7 @@ export const completePostings = addon.completePostings;
 export const slotsReaching = addon.slotsReaching;
 export const slotsAbove = addon.slotsAbove;
 export const countAbove = addon.countAbove;
+export const clearSlots = addon.clearSlots;
+export const bestSlots = addon.bestSlots;
 export const openGraphView = addon.openGraphView;
 export const filteredGraphSearch = addon.filteredGraphSearch;

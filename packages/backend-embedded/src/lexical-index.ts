@@ -13,7 +13,7 @@
  * dead slots (skipped, and not counted in df) until a compaction drops them.
  */
 import { BM25 } from "@orgsim/core";
-import { accumulatePostings, completePostings, countAbove, slotsAbove, slotsReaching } from "@orgsim/native-kernel";
+import { accumulatePostings, bestSlots, clearSlots, completePostings, countAbove, slotsAbove, slotsReaching } from "@orgsim/native-kernel";
 import { type Postings, PostingsTable, type SavedPostings } from "./postings-table";
 import { TopK } from "./top-k";
 
@@ -109,6 +109,8 @@ export class LexicalIndex {
   /** Scratch list of the slots a search has scored (the first `touchedCount`). */
   private touched = new Int32Array(0);
   private touchedCount = 0;
+  /** Scratch list of the touched slots still in reach of the page (see reachable). */
+  private inReachList = new Int32Array(0);
   /**
    * Scratch list of the touched slots scoring above `highFloor` (the first `highCount`): what
    * countAbove and bestCandidates walk instead of every touched slot. Infinite until a first count.
@@ -236,13 +238,15 @@ export class LexicalIndex {
       const inReach = this.reachable((rest[0] as QueryTerm).left, threshold);
       if (this.walkIsCheaper(rest, inReach.length)) {
         this.completeInPlace(rest, threshold);
-        for (const slot of inReach) if ((scores[slot] as number) >= threshold) best.offer(this.slotRow[slot] as number, scores[slot] as number);
+        // Only those that reached it go to the heap (about 150 of 4,900 at 100k), listed natively in place.
+        const reached = inReach.subarray(0, slotsReaching(inReach, inReach.length, scores, 0, threshold, inReach));
+        for (const slot of reached) best.offer(this.slotRow[slot] as number, scores[slot] as number);
       } else {
         const reachable = this.completed(new Candidates(inReach, scores), rest, threshold);
         for (let i = 0; i < reachable.length; i++) best.offer(this.slotRow[reachable.slots[i] as number] as number, reachable.scores[i] as number);
       }
     }
-    for (const slot of touched) scores[slot] = 0;
+    clearSlots(this.touched, this.touchedCount, scores);
     return best.sorted();
   }
 
@@ -326,10 +330,11 @@ export class LexicalIndex {
     return flagged.subarray(0, count);
   }
 
-  /** The touched documents whose partial score plus `left` reaches `threshold`, in the order they were touched. */
+  /** The touched documents whose partial score plus `left` reaches `threshold`, in the order they were touched (a view of a scratch list: until the next search). */
   private reachable(left: number, threshold: number): Int32Array {
-    const slots = new Int32Array(this.touchedCount);
-    return slots.subarray(0, slotsReaching(this.touched, this.touchedCount, this.scores, left, threshold, slots));
+    if (this.inReachList.length < this.touchedCount) this.inReachList = new Int32Array(this.slotRow.length);
+    const list = this.inReachList;
+    return list.subarray(0, slotsReaching(this.touched, this.touchedCount, this.scores, left, threshold, list));
   }
 
   /**
@@ -359,21 +364,8 @@ export class LexicalIndex {
 
   /** The `count` touched documents with the best partial scores: all in `high` once a count found `count` above its floor. */
   private bestCandidates(count: number): Candidates {
-    const top = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
     const slots = new Int32Array(count);
-    for (let t = 0; t < this.highCount; t++) {
-      const slot = this.high[t] as number;
-      const score = this.scores[slot] as number;
-      if (score <= (top[count - 1] as number)) continue;
-      let i = count - 1;
-      while (i > 0 && (top[i - 1] as number) < score) {
-        top[i] = top[i - 1] as number;
-        slots[i] = slots[i - 1] as number;
-        i--;
-      }
-      top[i] = score;
-      slots[i] = slot;
-    }
+    bestSlots(this.high, this.highCount, this.scores, slots, new Float64Array(count));
     return new Candidates(slots, this.scores);
   }
 

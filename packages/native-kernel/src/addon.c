@@ -45,6 +45,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"slotsReaching", NULL, slots_reaching, NULL, NULL, NULL, napi_default, NULL},
       {"slotsAbove", NULL, slots_above, NULL, NULL, NULL, napi_default, NULL},
       {"countAbove", NULL, count_above, NULL, NULL, NULL, napi_default, NULL},
+      {"clearSlots", NULL, clear_slots, NULL, NULL, NULL, napi_default, NULL},
+      {"bestSlots", NULL, best_slots, NULL, NULL, NULL, napi_default, NULL},
       {"openGraphView", NULL, open_graph_view, NULL, NULL, NULL, napi_default, NULL},
       {"filteredGraphSearch", NULL, filtered_graph_search, NULL, NULL, NULL, napi_default, NULL},
   };

@@ -31,6 +31,8 @@ napi_value complete_postings(napi_env env, napi_callback_info info);
 napi_value slots_reaching(napi_env env, napi_callback_info info);
 napi_value slots_above(napi_env env, napi_callback_info info);
 napi_value count_above(napi_env env, napi_callback_info info);
+napi_value clear_slots(napi_env env, napi_callback_info info);
+napi_value best_slots(napi_env env, napi_callback_info info);
 
 /* graph_view.cpp */
 napi_value open_graph_view(napi_env env, napi_callback_info info);

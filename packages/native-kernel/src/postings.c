@@ -1,9 +1,11 @@
 /*
  * The word search's walks (LexicalIndex in @orgsim/backend-embedded), step for step as they were in
  * JavaScript, so rankings do not change: adding a term's BM25 over its postings, completing the
- * documents still in reach, and selecting or counting scored slots. The hottest loops of a hybrid
- * search; here about a third faster than in JavaScript at 100k organizations.
+ * documents still in reach, selecting, counting or picking the best of scored slots, and clearing
+ * their scores. The hottest loops of a hybrid search; here about a third faster than in JavaScript
+ * at 100k organizations.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "kernels.h"
@@ -146,11 +148,11 @@ napi_value complete_postings(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* The slot list and scores a selection walks (slotsReaching, slotsAbove, countAbove): lengths checked once a call, slots as reached. */
+/* The slot list and scores a selection walks (slotsReaching, slotsAbove, countAbove, bestSlots), or clearSlots clears: lengths checked once a call, slots as reached. */
 typedef struct {
   const int32_t *slots;
   size_t count;
-  const double *scores;
+  double *scores;
   size_t score_count;
 } slot_list;
 
@@ -238,3 +240,55 @@ napi_value count_above(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* clearSlots(slots: Int32Array, count, scores: Float64Array): sets the listed slots' scores back to 0 (LexicalIndex.searchAmong's last step). */
+napi_value clear_slots(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  if (!read_arguments(env, info, 3, argv, "clearSlots takes (slots, count, scores)")) return NULL;
+  slot_list list;
+  if (!read_slot_list(env, argv, &list)) return NULL;
+  for (size_t i = 0; i < list.count; i++) {
+    const int32_t slot = list.slots[i];
+    if (outside(slot, list.score_count)) return throw_outside(env, "scores");
+    list.scores[slot] = 0;
+  }
+  return NULL;
+}
+
+/*
+ * bestSlots(slots: Int32Array, count, scores: Float64Array, best: Int32Array, top: Float64Array): the
+ * best.length listed slots with the highest scores, into `best` (highest first; of equal scores the one
+ * listed first), `top` holding their scores: LexicalIndex.bestCandidates, step for step. Slots of
+ * `best` past the listed ones are left as they were.
+ */
+napi_value best_slots(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  if (!read_arguments(env, info, 5, argv, "bestSlots takes (slots, count, scores, best, top)")) return NULL;
+  slot_list list;
+  if (!read_slot_list(env, argv, &list)) return NULL;
+  size_t best_length, top_length;
+  int32_t *best = typed(env, argv[3], napi_int32_array, &best_length, "best");
+  double *top = typed(env, argv[4], napi_float64_array, &top_length, "top");
+  bool pending;
+  CHECK(napi_is_exception_pending(env, &pending));
+  if (pending) return NULL;
+  if (top_length != best_length || best_length == 0) {
+    napi_throw_range_error(env, NULL, "best and top must be of one length, at least 1");
+    return NULL;
+  }
+  const size_t k = best_length;
+  for (size_t i = 0; i < k; i++) top[i] = -INFINITY;
+  for (size_t t = 0; t < list.count; t++) {
+    const int32_t slot = list.slots[t];
+    if (outside(slot, list.score_count)) return throw_outside(env, "scores");
+    const double score = list.scores[slot];
+    if (score <= top[k - 1]) continue;
+    size_t i = k - 1;
+    for (; i > 0 && top[i - 1] < score; i--) {
+      top[i] = top[i - 1];
+      best[i] = best[i - 1];
+    }
+    top[i] = score;
+    best[i] = slot;
+  }
+  return NULL;
+}

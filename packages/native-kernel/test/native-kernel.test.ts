@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import usearch from "usearch";
 import {
   accumulatePostings,
+  bestSlots,
+  clearSlots,
   completePostings,
   countAbove,
   filteredGraphSearch,
@@ -159,6 +161,47 @@ describe("the word search's posting walks", () => {
     expect(Array.from(out.subarray(0, slotsAbove(listed, 4, scores, 0.9, out)))).toEqual([4, 2, 3]);
     expect(countAbove(listed, 5, scores, 0.9, 10)).toBe(3);
     expect(countAbove(listed, 5, scores, 0.9, 2)).toBe(2);
+    // In place: `out` may be the list itself.
+    const inPlace = Int32Array.from(listed);
+    expect(Array.from(inPlace.subarray(0, slotsReaching(inPlace, 5, scores, 0, 1, inPlace)))).toEqual([4, 2, 3]);
+  });
+
+  it("picks the best listed slots by score, the first listed of equal scores, as LexicalIndex did in JavaScript", () => {
+    const next = random(7);
+    // Scores on a coarse grid: many ties.
+    const scores = Float64Array.from({ length: 300 }, () => Math.round((next() + 0.5) * 20) / 4);
+    const listed = Int32Array.from({ length: 250 }, (_, i) => (i * 37) % 300);
+    for (const k of [1, 10, 100]) {
+      const best = new Int32Array(k);
+      const top = new Float64Array(k);
+      bestSlots(listed, 240, scores, best, top);
+      // The insertion the word index made in JavaScript before: the reference.
+      const expectedTop = new Float64Array(k).fill(Number.NEGATIVE_INFINITY);
+      const expected = new Int32Array(k);
+      for (const slot of listed.subarray(0, 240)) {
+        const score = scores[slot] as number;
+        if (score <= (expectedTop[k - 1] as number)) continue;
+        let i = k - 1;
+        for (; i > 0 && (expectedTop[i - 1] as number) < score; i--) {
+          expectedTop[i] = expectedTop[i - 1] as number;
+          expected[i] = expected[i - 1] as number;
+        }
+        expectedTop[i] = score;
+        expected[i] = slot;
+      }
+      expect(Array.from(best)).toEqual(Array.from(expected));
+      expect(Array.from(top)).toEqual(Array.from(expectedTop));
+    }
+    expect(() => bestSlots(listed, 1, scores, new Int32Array(2), new Float64Array(3))).toThrow(/best and top must be of one length/);
+    expect(() => bestSlots(Int32Array.of(300), 1, scores, new Int32Array(1), new Float64Array(1))).toThrow(/slot is outside scores/);
+  });
+
+  it("clears the listed slots' scores and no others", () => {
+    const scores = Float64Array.of(1, 2, 3, 4, 5);
+    clearSlots(Int32Array.of(3, 0, 4), 2, scores);
+    expect(Array.from(scores)).toEqual([0, 2, 3, 0, 5]);
+    expect(() => clearSlots(Int32Array.of(5), 1, scores)).toThrow(/slot is outside scores/);
+    expect(() => clearSlots(Int32Array.of(1), 2, scores)).toThrow(/count is past the end/);
   });
 
   it("refuses slots outside the arrays, short lists and arrays of the wrong type, by name", () => {
