@@ -63,9 +63,9 @@ export function clearSlots(slots: Int32Array, count: number, scores: Float64Arra
 
 /**
  * Writes to `best` the `best.length` of the first `count` of `slots` with the highest scores, highest
- * first (of equal scores, the one listed first), and their scores to `top` (as long as `best`).
+ * first (of equal scores, the one listed first).
  */
-export function bestSlots(slots: Int32Array, count: number, scores: Float64Array, best: Int32Array, top: Float64Array): void;
+export function bestSlots(slots: Int32Array, count: number, scores: Float64Array, best: Int32Array): void;
 
 /** The compiled addon's file, for a worker thread to load with require (each thread loads its own copy). */
 export const addonFile: string;

@@ -365,7 +365,7 @@ export class LexicalIndex {
   /** The `count` touched documents with the best partial scores: all in `high` once a count found `count` above its floor. */
   private bestCandidates(count: number): Candidates {
     const slots = new Int32Array(count);
-    bestSlots(this.high, this.highCount, this.scores, slots, new Float64Array(count));
+    bestSlots(this.high, this.highCount, this.scores, slots);
     return new Candidates(slots, this.scores);
   }
 

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "kernels.h"
 
 /* The arguments of a posting walk (accumulatePostings, completePostings): lengths checked once a call, slots as reached. */
@@ -22,6 +23,14 @@ typedef struct {
   double *scores;
 } posting_walk;
 
+/* Whether reading an argument threw (typed() throws on a wrong one; an empty array's data may be null). */
+static bool exception_pending(napi_env env) {
+  bool pending;
+  if (napi_is_exception_pending(env, &pending) == napi_ok) return pending;
+  napi_throw_error(env, NULL, "napi: napi_is_exception_pending");
+  return true;
+}
+
 /* (slots: Int32Array, freqs: Uint16Array, length, idf, normalization: Float64Array(256), slotNorm: Uint8Array, scores: Float64Array) */
 static bool read_walk(napi_env env, napi_value *argv, posting_walk *walk) {
   size_t slots_length, freqs_length, norm_length, slot_norm_length, scores_length;
@@ -35,8 +44,7 @@ static bool read_walk(napi_env env, napi_value *argv, posting_walk *walk) {
   walk->normalization = typed(env, argv[4], napi_float64_array, &norm_length, "normalization");
   walk->slot_norm = typed(env, argv[5], napi_uint8_array, &slot_norm_length, "slotNorm");
   walk->scores = typed(env, argv[6], napi_float64_array, &scores_length, "scores");
-  bool pending;
-  if (napi_is_exception_pending(env, &pending) != napi_ok || pending) return false;
+  if (exception_pending(env)) return false;
   if (length > slots_length || length > freqs_length || norm_length != 256) {
     napi_throw_range_error(env, NULL, "the postings must hold `length` slots and freqs, and normalization 256 numbers");
     return false;
@@ -89,9 +97,7 @@ napi_value accumulate_postings(napi_env env, napi_callback_info info) {
   int32_t *touched = typed(env, argv[10], napi_int32_array, &touched_length, "touched");
   int32_t *high = typed(env, argv[11], napi_int32_array, &high_length, "high");
   double *state = typed(env, argv[12], napi_float64_array, &state_length, "state");
-  bool pending;
-  CHECK(napi_is_exception_pending(env, &pending));
-  if (pending) return NULL;
+  if (exception_pending(env)) return NULL;
   if (state_length != 3 || (by_slot && !allowed) || slot_row_length < w.slot_count || state[0] < 0 || state[1] < 0 ||
       touched_length < w.slot_count || high_length < w.slot_count) {
     napi_throw_range_error(env, NULL, "accumulatePostings: slotRow, touched and high must cover every slot, and state hold 3 counts");
@@ -166,8 +172,7 @@ static bool read_slot_list(napi_env env, napi_value *argv, slot_list *list) {
     return false;
   }
   list->scores = typed(env, argv[2], napi_float64_array, &scores_length, "scores");
-  bool pending;
-  if (napi_is_exception_pending(env, &pending) != napi_ok || pending) return false;
+  if (exception_pending(env)) return false;
   if (count > slots_length) {
     napi_throw_range_error(env, NULL, "count is past the end of slots");
     return false;
@@ -192,9 +197,7 @@ static napi_value select_slots(napi_env env, napi_callback_info info, bool reach
     return NULL;
   }
   int32_t *out = typed(env, argv[reaching ? 5 : 4], napi_int32_array, &out_length, "out");
-  bool pending;
-  CHECK(napi_is_exception_pending(env, &pending));
-  if (pending) return NULL;
+  if (exception_pending(env)) return NULL;
   if (out_length < list.count) {
     napi_throw_range_error(env, NULL, "out must hold `count` slots");
     return NULL;
@@ -255,31 +258,31 @@ napi_value clear_slots(napi_env env, napi_callback_info info) {
 }
 
 /*
- * bestSlots(slots: Int32Array, count, scores: Float64Array, best: Int32Array, top: Float64Array): the
- * best.length listed slots with the highest scores, into `best` (highest first; of equal scores the one
- * listed first), `top` holding their scores: LexicalIndex.bestCandidates, step for step. Slots of
- * `best` past the listed ones are left as they were.
+ * bestSlots(slots: Int32Array, count, scores: Float64Array, best: Int32Array): the best.length listed
+ * slots with the highest scores, into `best` (highest first; of equal scores the one listed first):
+ * LexicalIndex.bestCandidates, step for step. Slots of `best` past the listed ones are left as they were.
  */
 napi_value best_slots(napi_env env, napi_callback_info info) {
-  napi_value argv[5];
-  if (!read_arguments(env, info, 5, argv, "bestSlots takes (slots, count, scores, best, top)")) return NULL;
+  napi_value argv[4];
+  if (!read_arguments(env, info, 4, argv, "bestSlots takes (slots, count, scores, best)")) return NULL;
   slot_list list;
   if (!read_slot_list(env, argv, &list)) return NULL;
-  size_t best_length, top_length;
-  int32_t *best = typed(env, argv[3], napi_int32_array, &best_length, "best");
-  double *top = typed(env, argv[4], napi_float64_array, &top_length, "top");
-  bool pending;
-  CHECK(napi_is_exception_pending(env, &pending));
-  if (pending) return NULL;
-  if (top_length != best_length || best_length == 0) {
-    napi_throw_range_error(env, NULL, "best and top must be of one length, at least 1");
+  size_t k;
+  int32_t *best = typed(env, argv[3], napi_int32_array, &k, "best");
+  if (exception_pending(env)) return NULL;
+  // The kept slots' scores, highest first.
+  double *top = k > 0 ? malloc(k * sizeof *top) : NULL;
+  if (top == NULL) {
+    napi_throw_range_error(env, NULL, k > 0 ? "bestSlots: no memory for its scores" : "best must hold at least 1 slot");
     return NULL;
   }
-  const size_t k = best_length;
   for (size_t i = 0; i < k; i++) top[i] = -INFINITY;
   for (size_t t = 0; t < list.count; t++) {
     const int32_t slot = list.slots[t];
-    if (outside(slot, list.score_count)) return throw_outside(env, "scores");
+    if (outside(slot, list.score_count)) {
+      free(top);
+      return throw_outside(env, "scores");
+    }
     const double score = list.scores[slot];
     if (score <= top[k - 1]) continue;
     size_t i = k - 1;
@@ -290,5 +293,6 @@ napi_value best_slots(napi_env env, napi_callback_info info) {
     top[i] = score;
     best[i] = slot;
   }
+  free(top);
   return NULL;
 }
