@@ -162,8 +162,9 @@ typedef struct {
   size_t score_count;
 } slot_list;
 
-/* (slots: Int32Array, count, scores: Float64Array) */
-static bool read_slot_list(napi_env env, napi_value *argv, slot_list *list) {
+/* A call's `argc` arguments into `argv` (`usage` names them when too few), the first three (slots: Int32Array, count, scores: Float64Array) into `list`. */
+static bool read_slot_list(napi_env env, napi_callback_info info, size_t argc, napi_value *argv, const char *usage, slot_list *list) {
+  if (!read_arguments(env, info, argc, argv, usage)) return false;
   size_t slots_length, scores_length;
   uint32_t count;
   list->slots = typed(env, argv[0], napi_int32_array, &slots_length, "slots");
@@ -185,11 +186,10 @@ static bool read_slot_list(napi_env env, napi_value *argv, slot_list *list) {
 /* Writes to `out` the listed slots whose score passes (reaching: score + a >= b; above: score > a), in order; returns how many. */
 static napi_value select_slots(napi_env env, napi_callback_info info, bool reaching) {
   napi_value argv[6];
-  if (!read_arguments(env, info, reaching ? 6 : 5, argv,
-                      reaching ? "slotsReaching takes (slots, count, scores, left, threshold, out)" : "slotsAbove takes (slots, count, scores, floor, out)"))
-    return NULL;
   slot_list list;
-  if (!read_slot_list(env, argv, &list)) return NULL;
+  if (!read_slot_list(env, info, reaching ? 6 : 5, argv,
+                      reaching ? "slotsReaching takes (slots, count, scores, left, threshold, out)" : "slotsAbove takes (slots, count, scores, floor, out)", &list))
+    return NULL;
   double a, b = 0;
   size_t out_length;
   if (napi_get_value_double(env, argv[3], &a) != napi_ok || (reaching && napi_get_value_double(env, argv[4], &b) != napi_ok)) {
@@ -223,9 +223,8 @@ napi_value slots_above(napi_env env, napi_callback_info info) { return select_sl
 /* countAbove(slots: Int32Array, count, scores: Float64Array, bound, enough): how many listed slots score above `bound`, counted up to `enough`. */
 napi_value count_above(napi_env env, napi_callback_info info) {
   napi_value argv[5];
-  if (!read_arguments(env, info, 5, argv, "countAbove takes (slots, count, scores, bound, enough)")) return NULL;
   slot_list list;
-  if (!read_slot_list(env, argv, &list)) return NULL;
+  if (!read_slot_list(env, info, 5, argv, "countAbove takes (slots, count, scores, bound, enough)", &list)) return NULL;
   double bound;
   uint32_t enough;
   if (napi_get_value_double(env, argv[3], &bound) != napi_ok || napi_get_value_uint32(env, argv[4], &enough) != napi_ok) {
@@ -246,9 +245,8 @@ napi_value count_above(napi_env env, napi_callback_info info) {
 /* clearSlots(slots: Int32Array, count, scores: Float64Array): sets the listed slots' scores back to 0 (LexicalIndex.searchAmong's last step). */
 napi_value clear_slots(napi_env env, napi_callback_info info) {
   napi_value argv[3];
-  if (!read_arguments(env, info, 3, argv, "clearSlots takes (slots, count, scores)")) return NULL;
   slot_list list;
-  if (!read_slot_list(env, argv, &list)) return NULL;
+  if (!read_slot_list(env, info, 3, argv, "clearSlots takes (slots, count, scores)", &list)) return NULL;
   for (size_t i = 0; i < list.count; i++) {
     const int32_t slot = list.slots[i];
     if (outside(slot, list.score_count)) return throw_outside(env, "scores");
@@ -264,9 +262,8 @@ napi_value clear_slots(napi_env env, napi_callback_info info) {
  */
 napi_value best_slots(napi_env env, napi_callback_info info) {
   napi_value argv[4];
-  if (!read_arguments(env, info, 4, argv, "bestSlots takes (slots, count, scores, best)")) return NULL;
   slot_list list;
-  if (!read_slot_list(env, argv, &list)) return NULL;
+  if (!read_slot_list(env, info, 4, argv, "bestSlots takes (slots, count, scores, best)", &list)) return NULL;
   size_t k;
   int32_t *best = typed(env, argv[3], napi_int32_array, &k, "best");
   if (exception_pending(env)) return NULL;
