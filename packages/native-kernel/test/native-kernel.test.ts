@@ -238,6 +238,8 @@ describe("the word search's posting walks", () => {
     expect(() => slotsAbove(Int32Array.of(1, 2), 2, scores, 0, new Int32Array(1))).toThrow(/out must hold `count` slots/);
     expect(() => countAbove(Int32Array.of(1), 2, scores, 0, 1)).toThrow(/count is past the end/);
     expect(() => (completePostings as (...args: unknown[]) => void)(slots, freqs, 1)).toThrow(/completePostings takes \(slots, freqs, length/);
+    expect(() => (countAbove as (...args: unknown[]) => number)(Int32Array.of(1), 1, scores)).toThrow(/countAbove takes \(slots, count, scores, bound/);
+    expect(() => (bestSlots as (...args: unknown[]) => void)(Int32Array.of(1), 1, scores)).toThrow(/bestSlots takes \(slots, count, scores, best\)/);
   });
 });
 
